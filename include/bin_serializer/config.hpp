@@ -1,0 +1,16 @@
+// Compiler glue shared by every header. Nothing here changes behaviour; it only
+// tells the optimiser what the hot paths look like.
+#pragma once
+
+#include "version.hpp"
+
+#if defined(__GNUC__) || defined(__clang__)
+// Forces the per-field steps inline so a reflect() fold collapses into straight
+// memcpy sequences even at -O2, where GCC's size heuristics would otherwise stop.
+#define BIN_SERIALIZER_INLINE [[gnu::always_inline]] inline
+// Keeps cold paths (buffer growth, error reporting) out of the hot loop.
+#define BIN_SERIALIZER_NOINLINE [[gnu::noinline]]
+#else
+#define BIN_SERIALIZER_INLINE inline
+#define BIN_SERIALIZER_NOINLINE
+#endif

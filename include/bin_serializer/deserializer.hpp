@@ -1,0 +1,90 @@
+// deserialize(): bytes -> value, and deserialize_field(), the per-field step.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+
+#include "buffer_concept.hpp"
+#include "config.hpp"
+#include "detail/reader.hpp"
+#include "options.hpp"
+#include "serializable.hpp"
+#include "std/string.hpp"
+
+namespace bin_serializer {
+
+namespace detail {
+
+template <class T>
+inline constexpr bool is_bool_or_bool_array =
+    std::is_same_v<std::remove_cv_t<std::remove_all_extents_t<T>>, bool>;
+
+// The dispatch: one branch per category of serializable.hpp, mirroring write_value.
+template <class R, class T>
+BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
+  static_assert(!std::is_const_v<T>,
+                "bin_serializer: cannot deserialize into a const object or const member; "
+                "make it non-const or leave it out of reflect()");
+  constexpr category c = category_of<R::opts, T>();
+  if constexpr (c == category::codec) {
+    return codec<T>::read(r, value);
+  } else if constexpr (c == category::bulk) {
+    if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
+    if constexpr (is_bool_or_bool_array<T>) {
+      // A bool byte other than 0 or 1 would be undefined behaviour to use:
+      // check the bytes before they become bools.
+      const std::size_t at = r.position();
+      unsigned char bytes[sizeof(T)];
+      if (!r.read_bytes(bytes, sizeof bytes)) return false;
+      for (std::size_t i = 0; i < sizeof bytes; ++i)
+        if (bytes[i] > 1) [[unlikely]]
+          return r.fail(errc::invalid_value, at + i);
+      std::memcpy(std::addressof(value), bytes, sizeof bytes);
+      return true;
+    } else {
+      return r.read_bytes(std::addressof(value), sizeof(T));
+    }
+  } else if constexpr (c == category::array) {
+    for (auto& element : value)
+      if (!read_value(r, element)) return false;
+    return true;
+  } else if constexpr (c == category::reflectable) {
+    auto visit = [&r](auto&... fields) -> bool { return (read_value(r, fields) && ...); };
+    return value.reflect(visit);
+  } else {
+    explain_unsupported<T>();
+    return false;
+  }
+}
+
+} // namespace detail
+
+// Reads value from buffer's read position. On failure returns false, leaves
+// the read position where it was (buffers with direct access, or with
+// read_position()/seek()), and buffer.last_error() says why and at which byte.
+// The target may then hold some fields already decoded, but is always a valid,
+// destructible object.
+template <options Opts = native, ReadableBuffer B, class T>
+bool deserialize(B& buffer, T& value) {
+  detail::reader_for<Opts, B> r(buffer);
+  if (detail::read_value(r, value)) [[likely]] {
+    r.commit();
+    return true;
+  }
+  r.rollback();
+  return false;
+}
+
+// Reads one field. Inside a codec, `in` is the reader the codec received;
+// called with a buffer it is deserialize() with default options.
+template <class In, class T>
+BIN_SERIALIZER_INLINE bool deserialize_field(In& in, T& value) {
+  if constexpr (detail::is_reader_v<In>)
+    return detail::read_value(in, value);
+  else
+    return deserialize(in, value);
+}
+
+} // namespace bin_serializer

@@ -1,0 +1,167 @@
+// The writer a serialize() call drives, and what codec<T>::write receives.
+//
+// Interface used by codecs:
+//   opts                       the call's options (format, ...)
+//   write_bytes(p, n)          append n raw bytes
+//   write_length(n)            append a length/count prefix in the format's encoding
+//   fail(code)                 record a failure at the current position; returns false
+//   position()                 offset of the next byte, from the buffer's start
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "../buffer_concept.hpp"
+#include "../config.hpp"
+#include "../error.hpp"
+#include "../options.hpp"
+
+namespace bin_serializer::detail {
+
+template <class B>
+BIN_SERIALIZER_INLINE void record_error(B& buffer, error e) noexcept {
+  if constexpr (ErrorRecordingBuffer<B>) buffer.set_error(e);
+}
+
+// For buffers with direct access. Bytes go through a local cursor; the buffer's
+// size is updated once, at commit(). A failed call never commits, and
+// rollback() restores the size a growth step may have published, so the buffer
+// ends exactly as it was.
+template <options Opts, ContiguousWritableBuffer B>
+class contiguous_writer {
+public:
+  static constexpr options opts = Opts;
+
+  explicit contiguous_writer(B& buffer) noexcept
+      : buf_(buffer), base_(buffer.data()), cur_(base_ + buffer.size()),
+        end_(base_ + buffer.capacity()), start_(buffer.size()) {}
+
+  BIN_SERIALIZER_INLINE bool write_bytes(const void* src, std::size_t n) noexcept {
+    if (n > static_cast<std::size_t>(end_ - cur_)) [[unlikely]] {
+      if (!grow(n)) return false;
+    }
+    std::memcpy(cur_, src, n);
+    cur_ += n;
+    return true;
+  }
+
+  BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
+    const auto v = static_cast<std::uint64_t>(n);
+    return write_bytes(&v, sizeof v);
+  }
+
+  // Makes room for n more bytes now, so a codec that knows its total size
+  // (a string, a vector of scalars) grows the buffer at most once.
+  BIN_SERIALIZER_INLINE bool reserve(std::size_t n) noexcept {
+    return n <= static_cast<std::size_t>(end_ - cur_) || grow(n);
+  }
+
+  [[nodiscard]] std::size_t position() const noexcept {
+    return static_cast<std::size_t>(cur_ - base_);
+  }
+
+  bool fail(errc code) noexcept { return fail_at(buf_, code, position()); }
+
+  void commit() noexcept { buf_.set_size(position()); }
+  void rollback() noexcept { buf_.set_size(start_); }
+
+private:
+  // The cold paths are static and take only the buffer, never `this`: a member
+  // call would make the writer's address escape and pin its cursor in memory
+  // on the hot path.
+  BIN_SERIALIZER_NOINLINE static bool fail_at(B& buf, errc code, std::size_t at) noexcept {
+    record_error(buf, {code, at});
+    return false;
+  }
+
+  // Makes the buffer hold `used` written bytes plus room for n more.
+  BIN_SERIALIZER_NOINLINE static bool grow_buffer(B& buf, std::size_t used, std::size_t n) noexcept {
+    constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
+    if (n > max - used) return fail_at(buf, errc::out_of_memory, used);
+    // Publish what is written so far: reserve() keeps only size() bytes.
+    buf.set_size(used);
+    const std::size_t needed = used + n;
+    const std::size_t cap = buf.capacity();
+    const std::size_t doubled = cap > max / 2 ? max : cap * 2;
+    // Ask for geometric growth first (amortised O(1) appends), then for the
+    // exact amount, which is all a fixed-capacity buffer can ever give.
+    return (doubled > needed && buf.reserve(doubled)) || buf.reserve(needed);
+  }
+
+  BIN_SERIALIZER_INLINE bool grow(std::size_t n) noexcept {
+    const std::size_t used = position();
+    if (!grow_buffer(buf_, used, n)) return false;
+    base_ = buf_.data();
+    cur_ = base_ + used;
+    end_ = base_ + buf_.capacity();
+    return true;
+  }
+
+  B& buf_;
+  std::byte* base_;
+  std::byte* cur_;
+  std::byte* end_;
+  std::size_t start_;
+};
+
+// For buffers that only have write(). Each field is one write() call, and a
+// failed call cannot be undone: provide the ContiguousWritableBuffer members
+// to get rollback.
+template <options Opts, WritableBuffer B>
+class stream_writer {
+public:
+  static constexpr options opts = Opts;
+
+  explicit stream_writer(B& buffer) noexcept : buf_(buffer) {}
+
+  BIN_SERIALIZER_INLINE bool write_bytes(const void* src, std::size_t n) noexcept {
+    if (!buf_.write(src, n)) return false; // the buffer records its own reason
+    written_ += n;
+    return true;
+  }
+
+  BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
+    const auto v = static_cast<std::uint64_t>(n);
+    return write_bytes(&v, sizeof v);
+  }
+
+  BIN_SERIALIZER_INLINE bool reserve(std::size_t) noexcept { return true; }
+
+  // Bytes written by this call (the buffer's own offset is not known).
+  [[nodiscard]] std::size_t position() const noexcept { return written_; }
+
+  bool fail(errc code) noexcept {
+    record_error(buf_, {code, written_});
+    return false;
+  }
+
+  void commit() noexcept {}
+  void rollback() noexcept {}
+
+private:
+  B& buf_;
+  std::size_t written_ = 0;
+};
+
+template <options Opts, class B>
+struct writer_for_impl {
+  using type = stream_writer<Opts, B>;
+};
+template <options Opts, ContiguousWritableBuffer B>
+struct writer_for_impl<Opts, B> {
+  using type = contiguous_writer<Opts, B>;
+};
+template <options Opts, class B>
+using writer_for = typename writer_for_impl<Opts, B>::type;
+
+template <class W>
+inline constexpr bool is_writer_v = false;
+template <options Opts, class B>
+inline constexpr bool is_writer_v<contiguous_writer<Opts, B>> = true;
+template <options Opts, class B>
+inline constexpr bool is_writer_v<stream_writer<Opts, B>> = true;
+
+} // namespace bin_serializer::detail

@@ -1,0 +1,47 @@
+// Why a serialize/deserialize call returned false, and where.
+//
+// Errors are reported without exceptions and at no cost on the success path:
+// nothing is written unless a call fails. Every buffer shipped with the library
+// keeps the most recent failure, readable through last_error().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace bin_serializer {
+
+enum class errc : std::uint8_t {
+  ok = 0,
+  buffer_full,    // a bounded output (FixedBuffer) has no room for the value
+  out_of_memory,  // a growable output failed to allocate
+  truncated,      // the input ends before the value (or a declared length) does
+  invalid_value,  // bytes no value of the type can have, e.g. a bool byte of 2
+  limit_exceeded, // a length, count or depth is over a configured limit
+};
+
+[[nodiscard]] constexpr std::string_view to_string(errc code) noexcept {
+  switch (code) {
+  case errc::ok: return "no error";
+  case errc::buffer_full: return "output buffer is full";
+  case errc::out_of_memory: return "memory allocation failed";
+  case errc::truncated: return "input ends before the value is complete";
+  case errc::invalid_value: return "input holds a value the type cannot have";
+  case errc::limit_exceeded: return "a length, count or depth exceeds its limit";
+  }
+  return "unknown error";
+}
+
+// A failure and the byte offset, counted from the start of the buffer's bytes,
+// at which it was detected: the write position for output, the position of the
+// offending item (a length prefix, a bool byte, ...) for input.
+struct error {
+  errc code = errc::ok;
+  std::size_t offset = 0;
+
+  [[nodiscard]] constexpr explicit operator bool() const noexcept { return code != errc::ok; }
+  [[nodiscard]] constexpr std::string_view message() const noexcept { return to_string(code); }
+  friend constexpr bool operator==(const error&, const error&) = default;
+};
+
+} // namespace bin_serializer

@@ -1,0 +1,179 @@
+// Which wire layout a type gets: the library's one dispatch table.
+//
+// category_of<T>() sorts every type into exactly one category, in this order:
+//
+//   refused     raw pointers, member pointers, nullptr_t: an address means
+//               nothing to the reader, so these never compile
+//   codec       codec<T> is specialised: the type's family defines its own
+//               layout (std::string in std/string.hpp, later the other std
+//               families). Checked before memcpy because some families are
+//               trivially copyable yet need a defined layout (an optional's
+//               presence byte must be 0 or 1, not whatever the flag held)
+//   bulk        trivially copyable: one copy of sizeof(T) bytes, padding
+//               included, even when the type also has reflect()
+//   array       C array of non-trivially-copyable elements, element by element
+//   reflectable reflect(visitor) lists the fields: each in that order
+//   unsupported none of the above: a compile error naming the type and
+//               showing the reflect() to write
+//
+// The serializer and deserializer each switch on this category in one
+// if-constexpr chain; type families plug in through codec<T> without touching it.
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "detail/type_list.hpp"
+#include "options.hpp"
+#include "reflect.hpp"
+
+namespace bin_serializer {
+
+namespace detail {
+struct no_codec {};
+} // namespace detail
+
+// Extension point. Specialise for a type (or a family, with a constrained
+// partial specialisation) to give it a wire layout:
+//
+//   template <> struct bin_serializer::codec<Money> {
+//     template <class W> static bool write(W& w, const Money& m) { return serialize_field(w, m.cents); }
+//     template <class R> static bool read(R& r, Money& m) { return deserialize_field(r, m.cents); }
+//   };
+//
+// W and R are the library's writer and reader (detail/writer.hpp,
+// detail/reader.hpp); serialize_field / deserialize_field recurse into members.
+template <class T>
+struct codec : detail::no_codec {};
+
+namespace detail {
+
+enum class category : unsigned char { refused, codec, bulk, array, reflectable, unsupported };
+
+template <class T>
+concept has_codec = !std::is_base_of_v<no_codec, codec<T>>;
+
+template <class T>
+concept refused_type =
+    std::is_pointer_v<T> || std::is_member_pointer_v<T> || std::is_null_pointer_v<T>;
+
+// Whether a format may copy T's object bytes as they are. In the native format
+// that is exactly "trivially copyable".
+template <options Opts, class T>
+inline constexpr bool bulk_copyable = std::is_trivially_copyable_v<T>;
+
+template <options Opts, class T>
+consteval category category_of() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (refused_type<U>)
+    return category::refused;
+  else if constexpr (has_codec<U>)
+    return category::codec;
+  else if constexpr (bulk_copyable<Opts, U>)
+    return category::bulk;
+  else if constexpr (std::is_array_v<U>)
+    return category::array;
+  else if constexpr (Reflectable<U>)
+    return category::reflectable;
+  else
+    return category::unsupported;
+}
+
+// True if a raw pointer is visible anywhere in T's listed structure (its
+// reflect() fields, recursively, and C array elements). Used to refuse
+// pointers even inside trivially copyable types that would otherwise be copied
+// without looking at their fields.
+template <class T>
+consteval bool contains_refused();
+
+template <class... Fs>
+consteval bool any_refused(type_list<Fs...>) {
+  return (contains_refused<Fs>() || ...);
+}
+
+template <class T>
+consteval bool contains_refused() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (refused_type<U>)
+    return true;
+  else if constexpr (std::is_array_v<U>)
+    return contains_refused<std::remove_extent_t<U>>();
+  else if constexpr (Reflectable<U>)
+    return any_refused(reflected_fields_t<U>{});
+  else
+    return false;
+}
+
+// ---- diagnostics: instantiated only to fail, each naming the offending type.
+
+template <class T>
+struct raw_pointer_is_not_serializable {
+  static_assert(dependent_false<T>,
+                "bin_serializer: a raw pointer cannot be serialized: its value is an address "
+                "in this process and means nothing to the reader. Serialize what it points "
+                "to instead (hold the value itself, or a std::optional<T> / std::vector<T> "
+                "of it), or leave the member out of reflect().");
+};
+
+template <class T>
+struct reflect_must_return_visitor_result {
+  static_assert(dependent_false<T>,
+                "bin_serializer: this type has a reflect() member, but not both overloads "
+                "returning the visitor's result. Write exactly:\n"
+                "    template <class V> auto reflect(V&& v) { return v(field1, field2); }\n"
+                "    template <class V> auto reflect(V&& v) const { return v(field1, field2); }");
+};
+
+template <class T>
+struct type_is_not_serializable {
+  static_assert(dependent_false<T>,
+                "bin_serializer: no wire layout for this type (named in this diagnostic). "
+                "It is not trivially copyable, has no codec<T> specialisation and no "
+                "reflect(). List the fields it should send:\n"
+                "    template <class V> auto reflect(V&& v) { return v(field1, field2); }\n"
+                "    template <class V> auto reflect(V&& v) const { return v(field1, field2); }\n"
+                "or, for a std type, include its header (e.g. <bin_serializer/std/string.hpp>).");
+};
+
+// Instantiates the diagnostic that explains why T has no layout.
+template <class T>
+constexpr void explain_unsupported() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (refused_type<U>)
+    (void)sizeof(raw_pointer_is_not_serializable<U>);
+  else if constexpr (has_reflect_member<U>)
+    (void)sizeof(reflect_must_return_visitor_result<U>);
+  else
+    (void)sizeof(type_is_not_serializable<U>);
+}
+
+template <options Opts, class T>
+consteval bool is_serializable();
+
+template <options Opts, class... Fs>
+consteval bool all_serializable(type_list<Fs...>) {
+  return (is_serializable<Opts, Fs>() && ...);
+}
+
+template <options Opts, class T>
+consteval bool is_serializable() {
+  constexpr category c = category_of<Opts, T>();
+  if constexpr (c == category::refused || c == category::unsupported)
+    return false;
+  else if constexpr (c == category::array)
+    return is_serializable<Opts, std::remove_extent_t<std::remove_cv_t<T>>>();
+  else if constexpr (c == category::reflectable)
+    return all_serializable<Opts>(reflected_fields_t<std::remove_cv_t<T>>{});
+  else if constexpr (c == category::bulk)
+    return !contains_refused<T>();
+  else
+    return true; // a codec checks its own element types when instantiated
+}
+
+} // namespace detail
+
+// T has a wire layout in the given format (default: native).
+template <class T, options Opts = native>
+concept Serializable = detail::is_serializable<Opts, std::remove_cvref_t<T>>();
+
+} // namespace bin_serializer

@@ -1,0 +1,88 @@
+// serialize(): value -> bytes, and serialize_field(), the per-field step.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+
+#include "buffer_concept.hpp"
+#include "config.hpp"
+#include "detail/writer.hpp"
+#include "options.hpp"
+#include "serializable.hpp"
+#include "size.hpp"
+#include "std/string.hpp"
+
+namespace bin_serializer {
+
+namespace detail {
+
+// The dispatch: one branch per category of serializable.hpp.
+template <class W, class T>
+BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
+  constexpr category c = category_of<W::opts, T>();
+  if constexpr (c == category::codec) {
+    return codec<std::remove_cv_t<T>>::write(w, value);
+  } else if constexpr (c == category::bulk) {
+    if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
+    return w.write_bytes(std::addressof(value), sizeof(T));
+  } else if constexpr (c == category::array) {
+    for (const auto& element : value)
+      if (!write_value(w, element)) return false;
+    return true;
+  } else if constexpr (c == category::reflectable) {
+    // && folds left to right and stops at the first failing field.
+    auto visit = [&w](const auto&... fields) -> bool { return (write_value(w, fields) && ...); };
+    return value.reflect(visit);
+  } else {
+    explain_unsupported<T>();
+    return false;
+  }
+}
+
+template <class B>
+concept fixed_capacity = requires { std::integral_constant<std::size_t, B::capacity()>{}; };
+
+// Growing a buffer once per message beats growing it per field. For a bounded
+// type the bound is a constant; otherwise one cheap traversal (string and
+// container lengths) gives the exact size. Bulk types are a single write
+// anyway, and a fixed-capacity buffer cannot grow, so both skip this.
+template <options Opts, class W, class B, class T>
+BIN_SERIALIZER_INLINE bool reserve_upfront(W& w, const T& value) {
+  if constexpr (category_of<Opts, T>() == category::bulk || fixed_capacity<B> ||
+                !ContiguousWritableBuffer<B>)
+    return true;
+  else if constexpr (BoundedSize<T, Opts>)
+    return w.reserve(max_serialized_size_v<T, Opts>);
+  else
+    return w.reserve(serialized_size<Opts>(value));
+}
+
+} // namespace detail
+
+// Appends value to buffer. On failure returns false and leaves the buffer's
+// size exactly as before the call (for buffers with direct access: all of the
+// library's); buffer.last_error() says why and where.
+template <options Opts = native, WritableBuffer B, class T>
+bool serialize(B& buffer, const T& value) {
+  detail::writer_for<Opts, B> w(buffer);
+  if (detail::reserve_upfront<Opts, decltype(w), B>(w, value) && detail::write_value(w, value))
+      [[likely]] {
+    w.commit();
+    return true;
+  }
+  w.rollback();
+  return false;
+}
+
+// Writes one field. Inside a codec, `out` is the writer the codec received;
+// called with a buffer it is serialize() with default options.
+template <class Out, class T>
+BIN_SERIALIZER_INLINE bool serialize_field(Out& out, const T& value) {
+  if constexpr (detail::is_writer_v<Out>)
+    return detail::write_value(out, value);
+  else
+    return serialize(out, value);
+}
+
+} // namespace bin_serializer
