@@ -36,7 +36,7 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
       // A bool byte other than 0 or 1 would be undefined behaviour to use:
       // check the bytes before they become bools.
       const std::size_t at = r.position();
-      unsigned char bytes[sizeof(T)];
+      unsigned char bytes[sizeof(T)]{};
       if (!r.read_bytes(bytes, sizeof bytes)) return false;
       for (std::size_t i = 0; i < sizeof bytes; ++i)
         if (bytes[i] > 1) [[unlikely]]
@@ -50,9 +50,9 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
     for (auto& element : value)
       if (!read_value(r, element)) return false;
     return true;
-  } else if constexpr (c == category::reflectable) {
+  } else if constexpr (c == category::reflectable || c == category::aggregate) {
     auto visit = [&r](auto&... fields) -> bool { return (read_value(r, fields) && ...); };
-    return value.reflect(visit);
+    return visit_members(value, visit);
   } else {
     explain_unsupported<T>();
     return false;

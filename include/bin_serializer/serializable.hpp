@@ -13,6 +13,8 @@
 //               included, even when the type also has reflect()
 //   array       C array of non-trivially-copyable elements, element by element
 //   reflectable reflect(visitor) lists the fields: each in that order
+//   aggregate   a plain aggregate (no reflect()): fields in declaration order,
+//               found by detail/aggregate.hpp
 //   unsupported none of the above: a compile error naming the type and
 //               showing the reflect() to write
 //
@@ -23,7 +25,9 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "detail/aggregate.hpp"
 #include "detail/type_list.hpp"
+#include "config.hpp"
 #include "options.hpp"
 #include "reflect.hpp"
 
@@ -48,7 +52,7 @@ struct codec : detail::no_codec {};
 
 namespace detail {
 
-enum class category : unsigned char { refused, codec, bulk, array, reflectable, unsupported };
+enum class category : unsigned char { refused, codec, bulk, array, reflectable, aggregate, unsupported };
 
 template <class T>
 concept has_codec = !std::is_base_of_v<no_codec, codec<T>>;
@@ -75,8 +79,37 @@ consteval category category_of() {
     return category::array;
   else if constexpr (Reflectable<U>)
     return category::reflectable;
+  else if constexpr (bindable_aggregate<U> && !has_reflect_member<U>)
+    return category::aggregate;
   else
     return category::unsupported;
+}
+
+// A type whose fields the library can see: through reflect(), or as a plain
+// aggregate.
+template <class T>
+concept has_visible_fields =
+    Reflectable<T> || (bindable_aggregate<T> && !has_reflect_member<T>);
+
+// type_list of the fields of a has_visible_fields type, in wire order.
+template <class T>
+consteval auto member_types() {
+  if constexpr (Reflectable<T>)
+    return reflected_fields_t<T>{};
+  else
+    return aggregate_fields_t<T>{};
+}
+template <class T>
+using member_types_t = decltype(member_types<T>());
+
+// Calls f(field0, field1, ...): reflect() when the type has one, otherwise the
+// aggregate's fields in declaration order.
+template <class T, class F>
+BIN_SERIALIZER_INLINE constexpr decltype(auto) visit_members(T& value, F& f) {
+  if constexpr (Reflectable<std::remove_cv_t<T>>)
+    return value.reflect(f);
+  else
+    return visit_aggregate(value, f);
 }
 
 // True if a raw pointer is visible anywhere in T's listed structure (its
@@ -98,8 +131,8 @@ consteval bool contains_refused() {
     return true;
   else if constexpr (std::is_array_v<U>)
     return contains_refused<std::remove_extent_t<U>>();
-  else if constexpr (Reflectable<U>)
-    return any_refused(reflected_fields_t<U>{});
+  else if constexpr (has_visible_fields<U>)
+    return any_refused(member_types_t<U>{});
   else
     return false;
 }
@@ -125,6 +158,17 @@ struct reflect_must_return_visitor_result {
 };
 
 template <class T>
+struct aggregate_fields_not_visible {
+  static_assert(dependent_false<T>,
+                "bin_serializer: this aggregate (named in this diagnostic) cannot be reflected "
+                "automatically: it has a base class, a reference member, a member that cannot "
+                "be initialised from one value (e.g. std::string_view), or more fields than "
+                "detail::max_aggregate_fields. List the fields yourself:\n"
+                "    template <class V> auto reflect(V&& v) { return v(field1, field2); }\n"
+                "    template <class V> auto reflect(V&& v) const { return v(field1, field2); }");
+};
+
+template <class T>
 struct type_is_not_serializable {
   static_assert(dependent_false<T>,
                 "bin_serializer: no wire layout for this type (named in this diagnostic). "
@@ -143,6 +187,8 @@ constexpr void explain_unsupported() {
     (void)sizeof(raw_pointer_is_not_serializable<U>);
   else if constexpr (has_reflect_member<U>)
     (void)sizeof(reflect_must_return_visitor_result<U>);
+  else if constexpr (plain_aggregate<U>)
+    (void)sizeof(aggregate_fields_not_visible<U>);
   else
     (void)sizeof(type_is_not_serializable<U>);
 }
@@ -162,8 +208,8 @@ consteval bool is_serializable() {
     return false;
   else if constexpr (c == category::array)
     return is_serializable<Opts, std::remove_extent_t<std::remove_cv_t<T>>>();
-  else if constexpr (c == category::reflectable)
-    return all_serializable<Opts>(reflected_fields_t<std::remove_cv_t<T>>{});
+  else if constexpr (c == category::reflectable || c == category::aggregate)
+    return all_serializable<Opts>(member_types_t<std::remove_cv_t<T>>{});
   else if constexpr (c == category::bulk)
     return !contains_refused<T>();
   else

@@ -30,10 +30,10 @@ BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
     for (const auto& element : value)
       if (!write_value(w, element)) return false;
     return true;
-  } else if constexpr (c == category::reflectable) {
+  } else if constexpr (c == category::reflectable || c == category::aggregate) {
     // && folds left to right and stops at the first failing field.
     auto visit = [&w](const auto&... fields) -> bool { return (write_value(w, fields) && ...); };
-    return value.reflect(visit);
+    return visit_members(value, visit);
   } else {
     explain_unsupported<T>();
     return false;

@@ -31,9 +31,9 @@ constexpr std::size_t size_of(const T& value) {
     std::size_t total = 0;
     for (const auto& element : value) total += size_of<Opts>(element);
     return total;
-  } else if constexpr (c == category::reflectable) {
+  } else if constexpr (c == category::reflectable || c == category::aggregate) {
     auto visit = [](const auto&... fields) -> std::size_t { return (size_of<Opts>(fields) + ... + 0); };
-    return value.reflect(visit);
+    return visit_members(value, visit);
   } else {
     explain_unsupported<T>();
     return 0;
@@ -58,8 +58,8 @@ consteval bool has_bounded_size() {
     return true;
   else if constexpr (c == category::array)
     return has_bounded_size<Opts, std::remove_extent_t<U>>();
-  else if constexpr (c == category::reflectable)
-    return all_bounded<Opts>(reflected_fields_t<U>{});
+  else if constexpr (c == category::reflectable || c == category::aggregate)
+    return all_bounded<Opts>(member_types_t<U>{});
   else
     return false;
 }
@@ -83,7 +83,7 @@ consteval std::size_t max_size_of() {
   else if constexpr (c == category::array)
     return std::extent_v<U> * max_size_of<Opts, std::remove_extent_t<U>>();
   else
-    return sum_max_sizes<Opts>(reflected_fields_t<U>{});
+    return sum_max_sizes<Opts>(member_types_t<U>{});
 }
 
 } // namespace detail
