@@ -5,6 +5,7 @@
 #include "config.hpp"
 #include "error.hpp"
 #include "options.hpp"
+#include "enum_range.hpp"
 #include "buffer_concept.hpp"
 #include "buffer.hpp"
 #include "fixed_buffer.hpp"

@@ -11,15 +11,19 @@
 #include "detail/reader.hpp"
 #include "options.hpp"
 #include "serializable.hpp"
+#include "size.hpp"
+#include "detail/validate.hpp"
+#include "enum_range.hpp"
 #include "std/string.hpp"
 
 namespace bin_serializer {
 
 namespace detail {
 
-template <class T>
-inline constexpr bool is_bool_or_bool_array =
-    std::is_same_v<std::remove_cv_t<std::remove_all_extents_t<T>>, bool>;
+// Containers whose elements may themselves be containers count against
+// opts.max_depth; a bounded type cannot recurse, and a string is a leaf.
+template <options Opts, class T>
+inline constexpr bool may_nest = !BoundedSize<T, Opts> && !is_std_string<T>;
 
 // The dispatch: one branch per category of serializable.hpp, mirroring write_value.
 template <class R, class T>
@@ -29,19 +33,25 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
                 "make it non-const or leave it out of reflect()");
   constexpr category c = category_of<R::opts, T>();
   if constexpr (c == category::codec) {
-    return codec<T>::read(r, value);
+    if constexpr (may_nest<R::opts, T> && R::opts.max_depth != unlimited) {
+      if (!r.enter()) return false;
+      const bool ok = codec<T>::read(r, value);
+      r.leave();
+      return ok;
+    } else {
+      return codec<T>::read(r, value);
+    }
   } else if constexpr (c == category::bulk) {
     if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
-    if constexpr (is_bool_or_bool_array<T>) {
-      // A bool byte other than 0 or 1 would be undefined behaviour to use:
-      // check the bytes before they become bools.
+    if constexpr (bulk_needs_check<R::opts, T>()) {
+      // Checked on a scratch copy so a rejected value never reaches `value`.
       const std::size_t at = r.position();
-      unsigned char bytes[sizeof(T)]{};
-      if (!r.read_bytes(bytes, sizeof bytes)) return false;
-      for (std::size_t i = 0; i < sizeof bytes; ++i)
-        if (bytes[i] > 1) [[unlikely]]
-          return r.fail(errc::invalid_value, at + i);
-      std::memcpy(std::addressof(value), bytes, sizeof bytes);
+      alignas(T) unsigned char raw[sizeof(T)]{};
+      if (!r.read_bytes(raw, sizeof raw)) return false;
+      const std::size_t bad = find_invalid<R::opts, T>(raw);
+      if (bad != no_invalid_byte) [[unlikely]]
+        return r.fail(errc::invalid_value, at + bad);
+      std::memcpy(std::addressof(value), raw, sizeof raw);
       return true;
     } else {
       return r.read_bytes(std::addressof(value), sizeof(T));

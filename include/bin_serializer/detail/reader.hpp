@@ -3,9 +3,14 @@
 // Interface used by codecs:
 //   opts                          the call's options
 //   read_bytes(p, n)              copy the next n bytes out
-//   read_length(n, min_bytes)     read a length/count prefix and check that n
-//                                 items of at least min_bytes each can still be
-//                                 in the input, before anyone allocates for them
+//   read_length(n, min_bytes[, max_count])
+//                                 read a length/count prefix; fail unless n <=
+//                                 max_count (default: opts.max_element_count;
+//                                 limit_exceeded) and n items of at least
+//                                 min_bytes each still fit in the input
+//                                 (truncated), before anyone allocates for them
+//   enter() / leave()             bracket a nested container; enter() fails
+//                                 past opts.max_depth (limit_exceeded)
 //   remaining()                   bytes left (SIZE_MAX when the source cannot tell)
 //   position()                    offset of the next byte, from the buffer's start
 //   fail(code, at)                record a failure detected at offset `at`; returns false
@@ -46,11 +51,19 @@ public:
 
   explicit contiguous_reader(B& buffer) noexcept
       : buf_(buffer), base_(buffer.data()), cur_(base_ + buffer.read_position()),
-        end_(base_ + buffer.size()) {}
+        end_(base_ + buffer.size()) {
+    if constexpr (Opts.max_total_bytes != unlimited) {
+      // Reading past the clamp reports limit_exceeded rather than truncated.
+      if (remaining() > Opts.max_total_bytes) {
+        end_ = cur_ + Opts.max_total_bytes;
+        clamped_ = true;
+      }
+    }
+  }
 
   BIN_SERIALIZER_INLINE bool read_bytes(void* dst, std::size_t n) noexcept {
     if (n > remaining()) [[unlikely]]
-      return fail(errc::truncated, position());
+      return fail(short_input(), position());
     std::memcpy(dst, cur_, n);
     cur_ += n;
     return true;
@@ -59,7 +72,7 @@ public:
   // The next n bytes in place, or nullptr (failure recorded) if fewer remain.
   BIN_SERIALIZER_INLINE const std::byte* take(std::size_t n) noexcept {
     if (n > remaining()) [[unlikely]] {
-      fail(errc::truncated, position());
+      fail(short_input(), position());
       return nullptr;
     }
     const std::byte* p = cur_;
@@ -67,15 +80,26 @@ public:
     return p;
   }
 
-  BIN_SERIALIZER_INLINE bool read_length(std::size_t& n, std::size_t min_bytes) noexcept {
+  BIN_SERIALIZER_INLINE bool read_length(std::size_t& n, std::size_t min_bytes,
+                                         std::size_t max_count = Opts.max_element_count) noexcept {
     const std::size_t at = position();
     std::uint64_t v = 0;
     if (!read_bytes(&v, sizeof v)) return false;
+    if (v > max_count) [[unlikely]]
+      return fail(errc::limit_exceeded, at);
     if (!count_fits(v, min_bytes, remaining())) [[unlikely]]
-      return fail(errc::truncated, at);
+      return fail(short_input(), at);
     n = static_cast<std::size_t>(v);
     return true;
   }
+
+  BIN_SERIALIZER_INLINE bool enter() noexcept {
+    if (depth_ >= Opts.max_depth) [[unlikely]]
+      return fail(errc::limit_exceeded, position());
+    ++depth_;
+    return true;
+  }
+  BIN_SERIALIZER_INLINE void leave() noexcept { --depth_; }
 
   [[nodiscard]] std::size_t remaining() const noexcept {
     return static_cast<std::size_t>(end_ - cur_);
@@ -96,10 +120,18 @@ private:
     return false;
   }
 
+  // Running out of bytes is truncation, unless the bytes were cut off by
+  // opts.max_total_bytes.
+  [[nodiscard]] errc short_input() const noexcept {
+    return clamped_ ? errc::limit_exceeded : errc::truncated;
+  }
+
   B& buf_;
   const std::byte* base_;
   const std::byte* cur_;
   const std::byte* end_;
+  std::size_t depth_ = 0;
+  bool clamped_ = false;
 };
 
 template <class B>
@@ -121,26 +153,45 @@ public:
   }
 
   BIN_SERIALIZER_INLINE bool read_bytes(void* dst, std::size_t n) noexcept {
+    if constexpr (Opts.max_total_bytes != unlimited) {
+      if (n > Opts.max_total_bytes - consumed_) [[unlikely]]
+        return fail(errc::limit_exceeded, position());
+    }
     if (!buf_.read(dst, n)) return false; // the buffer records its own reason
     consumed_ += n;
     return true;
   }
 
-  BIN_SERIALIZER_INLINE bool read_length(std::size_t& n, std::size_t min_bytes) noexcept {
+  BIN_SERIALIZER_INLINE bool read_length(std::size_t& n, std::size_t min_bytes,
+                                         std::size_t max_count = Opts.max_element_count) noexcept {
     const std::size_t at = position();
     std::uint64_t v = 0;
     if (!read_bytes(&v, sizeof v)) return false;
+    if (v > max_count) [[unlikely]]
+      return fail(errc::limit_exceeded, at);
     if (!count_fits(v, min_bytes, remaining())) [[unlikely]]
       return fail(errc::truncated, at);
     n = static_cast<std::size_t>(v);
     return true;
   }
 
+  BIN_SERIALIZER_INLINE bool enter() noexcept {
+    if (depth_ >= Opts.max_depth) [[unlikely]]
+      return fail(errc::limit_exceeded, position());
+    ++depth_;
+    return true;
+  }
+  BIN_SERIALIZER_INLINE void leave() noexcept { --depth_; }
+
   [[nodiscard]] std::size_t remaining() const noexcept {
+    std::size_t left = unlimited;
     if constexpr (requires(const B& b) { b.remaining(); })
-      return static_cast<std::size_t>(buf_.remaining());
-    else
-      return std::numeric_limits<std::size_t>::max();
+      left = static_cast<std::size_t>(buf_.remaining());
+    if constexpr (Opts.max_total_bytes != unlimited) {
+      const std::size_t budget = Opts.max_total_bytes - consumed_;
+      if (budget < left) left = budget;
+    }
+    return left;
   }
   [[nodiscard]] std::size_t position() const noexcept { return start_ + consumed_; }
 
@@ -158,6 +209,7 @@ private:
   B& buf_;
   std::size_t start_ = 0;
   std::size_t consumed_ = 0;
+  std::size_t depth_ = 0;
 };
 
 template <options Opts, class B>

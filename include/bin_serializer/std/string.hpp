@@ -22,6 +22,11 @@ inline constexpr bool is_char_type =
     std::is_same_v<C, char> || std::is_same_v<C, char8_t> || std::is_same_v<C, char16_t> ||
     std::is_same_v<C, char32_t> || std::is_same_v<C, wchar_t>;
 
+template <class T>
+inline constexpr bool is_std_string = false;
+template <class C, class Tr, class A>
+inline constexpr bool is_std_string<std::basic_string<C, Tr, A>> = true;
+
 // Granularity for reading strings from a source that cannot say how much input
 // is left: memory grows with the bytes actually received, not with the prefix.
 inline constexpr std::size_t stream_chunk_bytes = std::size_t{64} * 1024;
@@ -47,7 +52,7 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   template <class R>
   static bool read(R& r, string_type& s) {
     std::size_t n = 0;
-    if (!r.read_length(n, sizeof(CharT))) return false;
+    if (!r.read_length(n, sizeof(CharT), R::opts.max_string_length)) return false;
     if constexpr (R::contiguous) {
       // read_length proved n characters are present: one allocation, one copy.
       const std::byte* p = r.take(n * sizeof(CharT));
