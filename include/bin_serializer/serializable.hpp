@@ -23,7 +23,9 @@
 #pragma once
 
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "detail/aggregate.hpp"
 #include "detail/type_list.hpp"
@@ -133,6 +135,10 @@ consteval bool contains_refused() {
     return contains_refused<std::remove_extent_t<U>>();
   else if constexpr (has_visible_fields<U>)
     return any_refused(member_types_t<U>{});
+  else if constexpr (tuple_like<U>)
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (contains_refused<std::tuple_element_t<I, U>>() || ...);
+    }(std::make_index_sequence<std::tuple_size_v<U>>{});
   else
     return false;
 }
