@@ -56,6 +56,20 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
     } else {
       return r.read_bytes(std::addressof(value), sizeof(T));
     }
+  } else if constexpr (c == category::scalar) {
+    const std::size_t at = r.position();
+    typename uint_of_size<sizeof(T)>::type bits{};
+    if (!r.read_bytes(&bits, sizeof bits)) return false;
+    const T v = from_little<T>(bits);
+    if constexpr (bulk_needs_check<R::opts, T>()) {
+      // A ranged enum: check the decoded value before it reaches `value`.
+      unsigned char raw[sizeof(T)];
+      std::memcpy(raw, &v, sizeof raw);
+      if (find_invalid<R::opts, T>(raw) != no_invalid_byte) [[unlikely]]
+        return r.fail(errc::invalid_value, at);
+    }
+    value = v;
+    return true;
   } else if constexpr (c == category::array) {
     for (auto& element : value)
       if (!read_value(r, element)) return false;
@@ -64,7 +78,7 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
     auto visit = [&r](auto&... fields) -> bool { return (read_value(r, fields) && ...); };
     return visit_members(value, visit);
   } else {
-    explain_unsupported<T>();
+    explain_unsupported<T, R::opts>();
     return false;
   }
 }

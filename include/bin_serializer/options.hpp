@@ -17,7 +17,8 @@ namespace bin_serializer {
 // How leaves (integers, floats, lengths) are encoded. The traversal of structs
 // and containers is shared by every format; only the leaves differ.
 enum class wire_format : std::uint8_t {
-  native, // host byte order and sizes, trivially copyable types copied with padding
+  native,   // host byte order and sizes, trivially copyable types copied with padding
+  portable, // little-endian, fixed widths, IEEE-754, no padding: same bytes on every host
 };
 
 inline constexpr std::size_t unlimited = std::numeric_limits<std::size_t>::max();
@@ -49,6 +50,10 @@ struct options {
 
 // The design document's behaviour: what serialize(buf, v) uses by default.
 inline constexpr options native{};
+
+// The specified, host-independent format: for bytes that cross machines,
+// architectures or languages (the Python package reads and writes it).
+inline constexpr options portable{.format = wire_format::portable};
 
 // For bytes from a peer you do not trust: everything checked, including the
 // members of trivially copyable structs.

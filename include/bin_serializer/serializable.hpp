@@ -9,8 +9,15 @@
 //               families). Checked before memcpy because some families are
 //               trivially copyable yet need a defined layout (an optional's
 //               presence byte must be 0 or 1, not whatever the flag held)
-//   bulk        trivially copyable: one copy of sizeof(T) bytes, padding
-//               included, even when the type also has reflect()
+//   not_portable (portable format only) wchar_t, long double, non-IEEE
+//               floats: their size or encoding differs between platforms
+//   bulk        native: trivially copyable, one copy of sizeof(T) bytes,
+//               padding included, even when the type also has reflect().
+//               portable: a type whose memory already IS its portable
+//               encoding (scalars on a little-endian host, padding-free
+//               aggregates of them), so it is still one copy
+//   scalar      (portable only) an integer, float or enum that must be
+//               byte-swapped: one little-endian leaf
 //   array       C array of non-trivially-copyable elements, element by element
 //   reflectable reflect(visitor) lists the fields: each in that order
 //   aggregate   a plain aggregate (no reflect()): fields in declaration order,
@@ -22,12 +29,15 @@
 // if-constexpr chain; type families plug in through codec<T> without touching it.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <limits>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "detail/aggregate.hpp"
+#include "detail/endian.hpp"
 #include "detail/type_list.hpp"
 #include "config.hpp"
 #include "options.hpp"
@@ -54,7 +64,17 @@ struct codec : detail::no_codec {};
 
 namespace detail {
 
-enum class category : unsigned char { refused, codec, bulk, array, reflectable, aggregate, unsupported };
+enum class category : unsigned char {
+  refused,
+  not_portable,
+  codec,
+  bulk,
+  scalar,
+  array,
+  reflectable,
+  aggregate,
+  unsupported
+};
 
 template <class T>
 concept has_codec = !std::is_base_of_v<no_codec, codec<T>>;
@@ -63,20 +83,83 @@ template <class T>
 concept refused_type =
     std::is_pointer_v<T> || std::is_member_pointer_v<T> || std::is_null_pointer_v<T>;
 
-// Whether a format may copy T's object bytes as they are. In the native format
-// that is exactly "trivially copyable".
+// ---- the portable format's view of types
+
+template <class T>
+concept scalar_type = std::is_arithmetic_v<T> || std::is_enum_v<T>;
+
+// Types whose size or encoding is not the same on every platform.
+template <class T>
+concept platform_dependent =
+    std::is_same_v<T, wchar_t> || std::is_same_v<T, long double> ||
+    (std::is_floating_point_v<T> && !std::numeric_limits<T>::is_iec559) ||
+    (std::is_enum_v<T> && std::is_same_v<std::underlying_type_t<T>, wchar_t>);
+
+template <class T>
+inline constexpr bool is_std_array_v = false;
+template <class T, std::size_t N>
+inline constexpr bool is_std_array_v<std::array<T, N>> = true;
+
+template <class T>
+consteval bool portable_bulk();
+
+template <class... Fs>
+consteval bool all_portable_bulk(type_list<Fs...>) {
+  return (portable_bulk<Fs>() && ...);
+}
+template <class... Fs>
+consteval std::size_t sum_sizeof(type_list<Fs...>) {
+  return (sizeof(Fs) + ... + 0);
+}
+
+// True when T's object bytes are exactly its portable encoding: scalars on a
+// little-endian host (any host for 1-byte ones), arrays of such, and plain
+// aggregates of such with no padding (fields in declaration order = memory
+// order). Types with reflect() are excluded: reflect() may skip or reorder
+// fields, so their memory says nothing about their encoding.
+template <class T>
+consteval bool portable_bulk() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (platform_dependent<U>)
+    return false;
+  else if constexpr (scalar_type<U>)
+    return sizeof(U) == 1 || little_endian_host;
+  else if constexpr (std::is_array_v<U>)
+    return portable_bulk<std::remove_extent_t<U>>();
+  else if constexpr (is_std_array_v<U>)
+    return sizeof(U) == std::tuple_size_v<U> * sizeof(typename U::value_type) &&
+           portable_bulk<typename U::value_type>();
+  else if constexpr (std::is_trivially_copyable_v<U> && !has_codec<U> && !has_reflect_member<U> &&
+                     bindable_aggregate<U>)
+    return all_portable_bulk(aggregate_fields_t<U>{}) && sum_sizeof(aggregate_fields_t<U>{}) == sizeof(U);
+  else
+    return false;
+}
+
+// Whether a format may copy T's object bytes as they are.
 template <options Opts, class T>
-inline constexpr bool bulk_copyable = std::is_trivially_copyable_v<T>;
+consteval bool bulk_copyable_fn() {
+  if constexpr (Opts.format == wire_format::native)
+    return std::is_trivially_copyable_v<T>;
+  else
+    return portable_bulk<T>();
+}
+template <options Opts, class T>
+inline constexpr bool bulk_copyable = bulk_copyable_fn<Opts, T>();
 
 template <options Opts, class T>
 consteval category category_of() {
   using U = std::remove_cv_t<T>;
   if constexpr (refused_type<U>)
     return category::refused;
+  else if constexpr (Opts.format == wire_format::portable && platform_dependent<U>)
+    return category::not_portable;
   else if constexpr (has_codec<U>)
     return category::codec;
   else if constexpr (bulk_copyable<Opts, U>)
     return category::bulk;
+  else if constexpr (scalar_type<U>)
+    return category::scalar;
   else if constexpr (std::is_array_v<U>)
     return category::array;
   else if constexpr (Reflectable<U>)
@@ -175,6 +258,25 @@ struct aggregate_fields_not_visible {
 };
 
 template <class T>
+struct type_is_not_portable {
+  static_assert(dependent_false<T>,
+                "bin_serializer: this type (named in this diagnostic) has no portable encoding: "
+                "wchar_t and long double differ in size between platforms. Use char16_t / "
+                "char32_t / a fixed-width integer, or double, or serialize with the native format.");
+};
+
+template <class T>
+struct trivially_copyable_without_fields {
+  static_assert(dependent_false<T>,
+                "bin_serializer: in the portable format a trivially copyable type is written "
+                "field by field (its memory layout is host-specific), but this type's fields are "
+                "not visible. Give it reflect():\n"
+                "    template <class V> auto reflect(V&& v) { return v(field1, field2); }\n"
+                "    template <class V> auto reflect(V&& v) const { return v(field1, field2); }\n"
+                "or a codec<T> specialisation, or use the native format.");
+};
+
+template <class T>
 struct type_is_not_serializable {
   static_assert(dependent_false<T>,
                 "bin_serializer: no wire layout for this type (named in this diagnostic). "
@@ -186,11 +288,16 @@ struct type_is_not_serializable {
 };
 
 // Instantiates the diagnostic that explains why T has no layout.
-template <class T>
+template <class T, options Opts = options{}>
 constexpr void explain_unsupported() {
   using U = std::remove_cv_t<T>;
   if constexpr (refused_type<U>)
     (void)sizeof(raw_pointer_is_not_serializable<U>);
+  else if constexpr (Opts.format == wire_format::portable && platform_dependent<U>)
+    (void)sizeof(type_is_not_portable<U>);
+  else if constexpr (Opts.format == wire_format::portable && std::is_trivially_copyable_v<U> &&
+                     !has_reflect_member<U> && !plain_aggregate<U>)
+    (void)sizeof(trivially_copyable_without_fields<U>);
   else if constexpr (has_reflect_member<U>)
     (void)sizeof(reflect_must_return_visitor_result<U>);
   else if constexpr (plain_aggregate<U>)
@@ -210,7 +317,7 @@ consteval bool all_serializable(type_list<Fs...>) {
 template <options Opts, class T>
 consteval bool is_serializable() {
   constexpr category c = category_of<Opts, T>();
-  if constexpr (c == category::refused || c == category::unsupported)
+  if constexpr (c == category::refused || c == category::not_portable || c == category::unsupported)
     return false;
   else if constexpr (c == category::array)
     return is_serializable<Opts, std::remove_extent_t<std::remove_cv_t<T>>>();

@@ -26,6 +26,9 @@ BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
   } else if constexpr (c == category::bulk) {
     if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
     return w.write_bytes(std::addressof(value), sizeof(T));
+  } else if constexpr (c == category::scalar) {
+    const auto bits = to_little(value);
+    return w.write_bytes(&bits, sizeof bits);
   } else if constexpr (c == category::array) {
     for (const auto& element : value)
       if (!write_value(w, element)) return false;
@@ -35,7 +38,7 @@ BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
     auto visit = [&w](const auto&... fields) -> bool { return (write_value(w, fields) && ...); };
     return visit_members(value, visit);
   } else {
-    explain_unsupported<T>();
+    explain_unsupported<T, W::opts>();
     return false;
   }
 }

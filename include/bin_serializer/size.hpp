@@ -25,7 +25,7 @@ constexpr std::size_t size_of(const T& value) {
   constexpr category c = category_of<Opts, T>();
   if constexpr (c == category::codec) {
     return codec<std::remove_cv_t<T>>::template size<Opts>(value);
-  } else if constexpr (c == category::bulk) {
+  } else if constexpr (c == category::bulk || c == category::scalar) {
     return sizeof(T);
   } else if constexpr (c == category::array) {
     std::size_t total = 0;
@@ -35,7 +35,7 @@ constexpr std::size_t size_of(const T& value) {
     auto visit = [](const auto&... fields) -> std::size_t { return (size_of<Opts>(fields) + ... + 0); };
     return visit_members(value, visit);
   } else {
-    explain_unsupported<T>();
+    explain_unsupported<T, Opts>();
     return 0;
   }
 }
@@ -54,7 +54,7 @@ consteval bool has_bounded_size() {
   constexpr category c = category_of<Opts, U>();
   if constexpr (c == category::codec)
     return requires { codec<U>::template max_size<Opts>; };
-  else if constexpr (c == category::bulk)
+  else if constexpr (c == category::bulk || c == category::scalar)
     return true;
   else if constexpr (c == category::array)
     return has_bounded_size<Opts, std::remove_extent_t<U>>();
@@ -78,7 +78,7 @@ consteval std::size_t max_size_of() {
   constexpr category c = category_of<Opts, U>();
   if constexpr (c == category::codec)
     return codec<U>::template max_size<Opts>;
-  else if constexpr (c == category::bulk)
+  else if constexpr (c == category::bulk || c == category::scalar)
     return sizeof(U);
   else if constexpr (c == category::array)
     return std::extent_v<U> * max_size_of<Opts, std::remove_extent_t<U>>();

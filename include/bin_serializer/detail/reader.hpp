@@ -85,6 +85,7 @@ public:
     const std::size_t at = position();
     std::uint64_t v = 0;
     if (!read_bytes(&v, sizeof v)) return false;
+    v = decode_length<Opts>(v);
     if (v > max_count) [[unlikely]]
       return fail(errc::limit_exceeded, at);
     if (!count_fits(v, min_bytes, remaining())) [[unlikely]]
@@ -167,6 +168,7 @@ public:
     const std::size_t at = position();
     std::uint64_t v = 0;
     if (!read_bytes(&v, sizeof v)) return false;
+    v = decode_length<Opts>(v);
     if (v > max_count) [[unlikely]]
       return fail(errc::limit_exceeded, at);
     if (!count_fits(v, min_bytes, remaining())) [[unlikely]]

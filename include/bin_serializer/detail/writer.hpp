@@ -18,8 +18,26 @@
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
+#include "endian.hpp"
 
 namespace bin_serializer::detail {
+
+// Length and count prefixes: a uint64 in the format's byte order.
+template <options Opts>
+BIN_SERIALIZER_INLINE std::uint64_t encode_length(std::size_t n) noexcept {
+  const auto v = static_cast<std::uint64_t>(n);
+  if constexpr (Opts.format == wire_format::portable)
+    return to_little(v);
+  else
+    return v;
+}
+template <options Opts>
+BIN_SERIALIZER_INLINE std::uint64_t decode_length(std::uint64_t v) noexcept {
+  if constexpr (Opts.format == wire_format::portable)
+    return from_little<std::uint64_t>(v);
+  else
+    return v;
+}
 
 template <class B>
 BIN_SERIALIZER_INLINE void record_error(B& buffer, error e) noexcept {
@@ -49,7 +67,7 @@ public:
   }
 
   BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
-    const auto v = static_cast<std::uint64_t>(n);
+    const auto v = encode_length<Opts>(n);
     return write_bytes(&v, sizeof v);
   }
 
@@ -124,7 +142,7 @@ public:
   }
 
   BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
-    const auto v = static_cast<std::uint64_t>(n);
+    const auto v = encode_length<Opts>(n);
     return write_bytes(&v, sizeof v);
   }
 

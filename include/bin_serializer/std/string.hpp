@@ -12,6 +12,8 @@
 #include <string>
 #include <type_traits>
 
+#include "../detail/endian.hpp"
+#include "../options.hpp"
 #include "../serializable.hpp"
 
 namespace bin_serializer {
@@ -37,11 +39,33 @@ template <class CharT, class Traits, class Alloc>
 struct codec<std::basic_string<CharT, Traits, Alloc>> {
   using string_type = std::basic_string<CharT, Traits, Alloc>;
 
+  // Characters are copied as one block unless the format needs each one
+  // byte-swapped (portable format, multi-byte characters, big-endian host).
+  template <options Opts>
+  static constexpr bool chars_as_block =
+      sizeof(CharT) == 1 || Opts.format == wire_format::native || detail::little_endian_host;
+
+  template <options Opts>
+  static constexpr void check_portable() {
+    static_assert(Opts.format == wire_format::native || !std::is_same_v<CharT, wchar_t>,
+                  "bin_serializer: std::wstring has no portable encoding (wchar_t is 2 bytes on "
+                  "Windows, 4 elsewhere). Use std::u16string or std::u32string.");
+  }
+
   template <class W>
   static bool write(W& w, const string_type& s) {
+    check_portable<W::opts>();
     const std::size_t bytes = s.size() * sizeof(CharT);
-    return w.reserve(sizeof(std::uint64_t) + bytes) && w.write_length(s.size()) &&
-           w.write_bytes(s.data(), bytes);
+    if (!(w.reserve(sizeof(std::uint64_t) + bytes) && w.write_length(s.size()))) return false;
+    if constexpr (chars_as_block<W::opts>) {
+      return w.write_bytes(s.data(), bytes);
+    } else {
+      for (const CharT c : s) {
+        const auto bits = detail::to_little(c);
+        if (!w.write_bytes(&bits, sizeof bits)) return false;
+      }
+      return true;
+    }
   }
 
   template <options Opts>
@@ -51,6 +75,7 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
 
   template <class R>
   static bool read(R& r, string_type& s) {
+    check_portable<R::opts>();
     std::size_t n = 0;
     if (!r.read_length(n, sizeof(CharT), R::opts.max_string_length)) return false;
     if constexpr (R::contiguous) {
@@ -58,6 +83,13 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
       const std::byte* p = r.take(n * sizeof(CharT));
       if constexpr (sizeof(CharT) == 1) {
         s.assign(reinterpret_cast<const CharT*>(p), n);
+      } else if constexpr (!chars_as_block<R::opts>) {
+        s.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          typename detail::uint_of_size<sizeof(CharT)>::type bits;
+          std::memcpy(&bits, p + i * sizeof(CharT), sizeof bits);
+          s[i] = detail::from_little<CharT>(bits);
+        }
       } else {
         // Wider characters may sit unaligned in the input: copy bytes, not CharT.
         s.resize(n);
@@ -71,6 +103,12 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
         const std::size_t step = std::min(chunk, n - done);
         s.resize(done + step);
         if (!r.read_bytes(s.data() + done, step * sizeof(CharT))) return false;
+        if constexpr (!chars_as_block<R::opts>)
+          for (std::size_t i = done; i < done + step; ++i) {
+            typename detail::uint_of_size<sizeof(CharT)>::type bits;
+            std::memcpy(&bits, &s[i], sizeof bits); // the received little-endian bytes
+            s[i] = detail::from_little<CharT>(bits);
+          }
         done += step;
       }
       return true;

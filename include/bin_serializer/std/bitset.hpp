@@ -1,0 +1,76 @@
+// std::bitset<N>.
+//
+// native:   sizeof(std::bitset<N>) bytes, the object as it is (the standard
+//           library's word size, so host-specific like everything native).
+// portable: ceil(N / 8) bytes; bit i is bit (i % 8) of byte (i / 8).
+// Decoding rejects set bits beyond N (in the portable format: in the last
+// byte; in the native format: in the storage words), which no bitset<N> has.
+#pragma once
+
+#include <bitset>
+#include <cstddef>
+#include <cstring>
+
+#include "../deserializer.hpp"
+#include "../serializer.hpp"
+#include "../size.hpp"
+
+namespace bin_serializer {
+
+template <std::size_t N>
+struct codec<std::bitset<N>> {
+  using bits = std::bitset<N>;
+  static constexpr std::size_t portable_bytes = (N + 7) / 8;
+
+  template <options Opts>
+  static constexpr std::size_t max_size =
+      Opts.format == wire_format::native ? sizeof(bits) : portable_bytes;
+
+  template <options Opts>
+  static constexpr std::size_t size(const bits&) noexcept {
+    return max_size<Opts>;
+  }
+
+  template <class W>
+  static bool write(W& w, const bits& b) {
+    if constexpr (W::opts.format == wire_format::native) {
+      return w.write_bytes(&b, sizeof b);
+    } else {
+      unsigned char out[portable_bytes == 0 ? 1 : portable_bytes] = {};
+      for (std::size_t i = 0; i < N; ++i)
+        if (b[i]) out[i / 8] = static_cast<unsigned char>(out[i / 8] | (1u << (i % 8)));
+      return w.write_bytes(out, portable_bytes);
+    }
+  }
+
+  template <class R>
+  static bool read(R& r, bits& b) {
+    const std::size_t at = r.position();
+    if constexpr (R::opts.format == wire_format::native) {
+      bits raw;
+      if (!r.read_bytes(&raw, sizeof raw)) return false;
+      if constexpr (R::opts.validate_values) {
+        // Rebuild from the N valid bits: any difference is a stray bit.
+        bits clean;
+        for (std::size_t i = 0; i < N; ++i) clean[i] = raw[i];
+        if (std::memcmp(&clean, &raw, sizeof raw) != 0) [[unlikely]]
+          return r.fail(errc::invalid_value, at);
+      }
+      b = raw;
+      return true;
+    } else {
+      unsigned char in[portable_bytes == 0 ? 1 : portable_bytes] = {};
+      if (!r.read_bytes(in, portable_bytes)) return false;
+      if constexpr (N % 8 != 0 && R::opts.validate_values) {
+        if ((in[portable_bytes - 1] >> (N % 8)) != 0) [[unlikely]]
+          return r.fail(errc::invalid_value, at + portable_bytes - 1);
+      }
+      bits decoded;
+      for (std::size_t i = 0; i < N; ++i) decoded[i] = ((in[i / 8] >> (i % 8)) & 1u) != 0;
+      b = decoded;
+      return true;
+    }
+  }
+};
+
+} // namespace bin_serializer

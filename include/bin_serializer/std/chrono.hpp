@@ -1,0 +1,74 @@
+// std::chrono::duration and time_point: the tick count, as its Rep.
+//
+// Layout: duration<Rep, Period> -> Rep; time_point<Clock, Dur> -> Dur. The
+// Period (and Clock) are part of the type, not the wire: both ends must agree
+// on them, as on every other part of the schema. In the native format these
+// are the same bytes the object holds, so vectors of them still go out as one
+// block (object_bytes below).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+
+#include "../deserializer.hpp"
+#include "../serializer.hpp"
+#include "../size.hpp"
+
+namespace bin_serializer {
+
+template <class Rep, class Period>
+struct codec<std::chrono::duration<Rep, Period>> {
+  using duration = std::chrono::duration<Rep, Period>;
+
+  template <options Opts>
+  static constexpr bool object_bytes =
+      detail::bulk_copyable<Opts, Rep> && sizeof(duration) == sizeof(Rep);
+
+  template <class W>
+  static bool write(W& w, const duration& d) {
+    const Rep count = d.count();
+    return serialize_field(w, count);
+  }
+  template <class R>
+  static bool read(R& r, duration& d) {
+    Rep count{};
+    if (!deserialize_field(r, count)) return false;
+    d = duration(count);
+    return true;
+  }
+  template <options Opts>
+  static constexpr std::size_t size(const duration&) noexcept {
+    return detail::max_size_of<Opts, Rep>();
+  }
+  template <options Opts>
+  static constexpr std::size_t max_size = detail::max_size_of<Opts, Rep>();
+};
+
+template <class Clock, class Duration>
+struct codec<std::chrono::time_point<Clock, Duration>> {
+  using time_point = std::chrono::time_point<Clock, Duration>;
+
+  template <options Opts>
+  static constexpr bool object_bytes =
+      codec<Duration>::template object_bytes<Opts> && sizeof(time_point) == sizeof(Duration);
+
+  template <class W>
+  static bool write(W& w, const time_point& t) {
+    return codec<Duration>::write(w, t.time_since_epoch());
+  }
+  template <class R>
+  static bool read(R& r, time_point& t) {
+    Duration d{};
+    if (!codec<Duration>::read(r, d)) return false;
+    t = time_point(d);
+    return true;
+  }
+  template <options Opts>
+  static constexpr std::size_t size(const time_point&) noexcept {
+    return codec<Duration>::template max_size<Opts>;
+  }
+  template <options Opts>
+  static constexpr std::size_t max_size = codec<Duration>::template max_size<Opts>;
+};
+
+} // namespace bin_serializer
