@@ -43,9 +43,6 @@ BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
   }
 }
 
-template <class B>
-concept fixed_capacity = requires { std::integral_constant<std::size_t, B::capacity()>{}; };
-
 // Growing a buffer once per message beats growing it per field. For a bounded
 // type the bound is a constant; otherwise one cheap traversal (string and
 // container lengths) gives the exact size. Bulk types are a single write
@@ -77,6 +74,42 @@ bool serialize(B& buffer, const T& value) {
   w.rollback();
   return false;
 }
+
+// Appends many values with one cursor, for loops that write messages back to
+// back (a batch of ticks into a FixedBuffer): the buffer's size is published
+// once, by finish() or the destructor, instead of after every value.
+//
+//   bin_serializer::batch_writer out(buf);
+//   for (const Tick& t : ticks)
+//     if (!out.write(t)) break;   // this value is undone; earlier ones stay
+//   out.finish();
+//
+// Each write() is all-or-nothing (for buffers with direct access); on failure
+// buffer.last_error() says why. Do not touch the buffer until finish().
+template <WritableBuffer B, options Opts = native>
+class batch_writer {
+public:
+  explicit batch_writer(B& buffer) noexcept : w_(buffer) {}
+  batch_writer(const batch_writer&) = delete;
+  batch_writer& operator=(const batch_writer&) = delete;
+  ~batch_writer() { finish(); }
+
+  template <class T>
+  BIN_SERIALIZER_INLINE bool write(const T& value) {
+    const std::size_t mark = w_.mark();
+    if (detail::write_value(w_, value)) [[likely]]
+      return true;
+    w_.rewind(mark);
+    w_.report();
+    return false;
+  }
+
+  // Publishes everything written so far; the batch can continue afterwards.
+  void finish() noexcept { w_.commit(); }
+
+private:
+  detail::writer_for<Opts, B> w_;
+};
 
 // Writes one field. Inside a codec, `out` is the writer the codec received;
 // called with a buffer it is serialize() with default options.

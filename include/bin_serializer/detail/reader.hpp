@@ -109,17 +109,18 @@ public:
     return static_cast<std::size_t>(cur_ - base_);
   }
 
-  bool fail(errc code, std::size_t at) noexcept { return fail_at(buf_, code, at); }
-
-  void commit() noexcept { (void)buf_.seek(position()); }
-  void rollback() noexcept {}
-
-private:
-  // Static so the reader's address never escapes (see contiguous_writer).
-  BIN_SERIALIZER_NOINLINE static bool fail_at(B& buf, errc code, std::size_t at) noexcept {
-    record_error(buf, {code, at});
+  // Kept here and handed to the buffer only by rollback(): the hot path never
+  // passes the buffer to an out-of-line call, so a BufferView built for one
+  // message lives entirely in registers.
+  bool fail(errc code, std::size_t at) noexcept {
+    err_ = {code, at};
     return false;
   }
+
+  void commit() noexcept { (void)buf_.seek(position()); }
+  void rollback() noexcept { record_error(buf_, err_); }
+
+private:
 
   // Running out of bytes is truncation, unless the bytes were cut off by
   // opts.max_total_bytes.
@@ -133,6 +134,7 @@ private:
   const std::byte* end_;
   std::size_t depth_ = 0;
   bool clamped_ = false;
+  error err_{};
 };
 
 template <class B>

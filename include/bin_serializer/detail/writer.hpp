@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "../buffer_concept.hpp"
 #include "../config.hpp"
@@ -38,6 +39,10 @@ BIN_SERIALIZER_INLINE std::uint64_t decode_length(std::uint64_t v) noexcept {
   else
     return v;
 }
+
+// A buffer whose capacity is a compile-time constant (FixedBuffer<N>).
+template <class B>
+concept fixed_capacity = requires { std::integral_constant<std::size_t, B::capacity()>{}; };
 
 template <class B>
 BIN_SERIALIZER_INLINE void record_error(B& buffer, error e) noexcept {
@@ -81,24 +86,31 @@ public:
     return static_cast<std::size_t>(cur_ - base_);
   }
 
-  bool fail(errc code) noexcept { return fail_at(buf_, code, position()); }
-
-  void commit() noexcept { buf_.set_size(position()); }
-  void rollback() noexcept { buf_.set_size(start_); }
-
-private:
-  // The cold paths are static and take only the buffer, never `this`: a member
-  // call would make the writer's address escape and pin its cursor in memory
-  // on the hot path.
-  BIN_SERIALIZER_NOINLINE static bool fail_at(B& buf, errc code, std::size_t at) noexcept {
-    record_error(buf, {code, at});
+  // Failures are kept here and handed to the buffer only when the call gives
+  // up (rollback), so the hot path never passes the buffer to an out-of-line
+  // function and the compiler can keep everything in registers.
+  bool fail(errc code) noexcept {
+    err_ = {code, position()};
     return false;
   }
 
-  // Makes the buffer hold `used` written bytes plus room for n more.
+  void commit() noexcept { buf_.set_size(position()); }
+  void rollback() noexcept {
+    buf_.set_size(start_);
+    record_error(buf_, err_);
+  }
+
+  // For batch_writer: undo a failed value without giving up the batch.
+  [[nodiscard]] std::size_t mark() const noexcept { return position(); }
+  void rewind(std::size_t mark) noexcept { cur_ = base_ + mark; }
+  void report() noexcept { record_error(buf_, err_); }
+
+private:
+  // Makes the buffer hold `used` written bytes plus room for n more. Static
+  // and out of line: only a buffer that can actually grow ever gets here.
   BIN_SERIALIZER_NOINLINE static bool grow_buffer(B& buf, std::size_t used, std::size_t n) noexcept {
     constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
-    if (n > max - used) return fail_at(buf, errc::out_of_memory, used);
+    if (n > max - used) return false;
     // Publish what is written so far: reserve() keeps only size() bytes.
     buf.set_size(used);
     const std::size_t needed = used + n;
@@ -111,11 +123,15 @@ private:
 
   BIN_SERIALIZER_INLINE bool grow(std::size_t n) noexcept {
     const std::size_t used = position();
-    if (!grow_buffer(buf_, used, n)) return false;
-    base_ = buf_.data();
-    cur_ = base_ + used;
-    end_ = base_ + buf_.capacity();
-    return true;
+    if constexpr (fixed_capacity<B>) {
+      return fail(errc::buffer_full); // cannot grow: no call, nothing escapes
+    } else {
+      if (!grow_buffer(buf_, used, n)) return fail(errc::out_of_memory);
+      base_ = buf_.data();
+      cur_ = base_ + used;
+      end_ = base_ + buf_.capacity();
+      return true;
+    }
   }
 
   B& buf_;
@@ -123,6 +139,7 @@ private:
   std::byte* cur_;
   std::byte* end_;
   std::size_t start_;
+  error err_{};
 };
 
 // For buffers that only have write(). Each field is one write() call, and a
@@ -158,6 +175,9 @@ public:
 
   void commit() noexcept {}
   void rollback() noexcept {}
+  [[nodiscard]] std::size_t mark() const noexcept { return written_; }
+  void rewind(std::size_t) noexcept {} // bytes already handed to write() stay
+  void report() noexcept {}
 
 private:
   B& buf_;
