@@ -53,7 +53,7 @@ bool Buffer::write_slow(const void* src, std::size_t n) noexcept {
   const std::size_t doubled = cap_ > max / 2 ? max : cap_ * 2;
   const std::size_t target = std::max({needed, doubled, min_capacity});
   if (!reallocate(target) && (target == needed || !reallocate(needed))) return false;
-  std::memcpy(data_ + size_, src, n);
+  if (n != 0) std::memcpy(data_ + size_, src, n);
   size_ += n;
   return true;
 }

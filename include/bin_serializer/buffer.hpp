@@ -36,7 +36,7 @@ public:
   bool write(const void* src, std::size_t n) noexcept {
     if (n > cap_ - size_) [[unlikely]]
       return write_slow(src, n);
-    std::memcpy(data_ + size_, src, n);
+    if (n != 0) std::memcpy(data_ + size_, src, n); // src may be null when n == 0
     size_ += n;
     return true;
   }
@@ -48,7 +48,7 @@ public:
       err_ = {errc::truncated, rpos_};
       return false;
     }
-    std::memcpy(dst, data_ + rpos_, n);
+    if (n != 0) std::memcpy(dst, data_ + rpos_, n); // dst may be null when n == 0
     rpos_ += n;
     return true;
   }

@@ -26,7 +26,7 @@ public:
       err_ = {errc::truncated, rpos_};
       return false;
     }
-    std::memcpy(dst, data_ + rpos_, n);
+    if (n != 0) std::memcpy(dst, data_ + rpos_, n); // dst may be null when n == 0
     rpos_ += n;
     return true;
   }

@@ -26,7 +26,7 @@ public:
       err_ = {errc::buffer_full, size_};
       return false;
     }
-    std::memcpy(storage_ + size_, src, n);
+    if (n != 0) std::memcpy(storage_ + size_, src, n); // src may be null when n == 0
     size_ += n;
     return true;
   }
@@ -38,7 +38,7 @@ public:
       err_ = {errc::truncated, rpos_};
       return false;
     }
-    std::memcpy(dst, storage_ + rpos_, n);
+    if (n != 0) std::memcpy(dst, storage_ + rpos_, n); // dst may be null when n == 0
     rpos_ += n;
     return true;
   }

@@ -83,6 +83,17 @@ template <class T>
 concept refused_type =
     std::is_pointer_v<T> || std::is_member_pointer_v<T> || std::is_null_pointer_v<T>;
 
+// A codec may declare that, in format Opts, its encoding is exactly the
+// object's bytes (chrono durations, std::array of scalars):
+//   template <options Opts> static constexpr bool object_bytes = ...;
+template <options Opts, class T>
+consteval bool codec_is_object_bytes() {
+  if constexpr (requires { codec<T>::template object_bytes<Opts>; })
+    return codec<T>::template object_bytes<Opts>;
+  else
+    return false;
+}
+
 // ---- the portable format's view of types
 
 template <class T>
@@ -122,16 +133,51 @@ consteval bool portable_bulk() {
   using U = std::remove_cv_t<T>;
   if constexpr (platform_dependent<U>)
     return false;
+  else if constexpr (is_std_array_v<U>)
+    return sizeof(U) == std::tuple_size_v<U> * sizeof(typename U::value_type) &&
+           portable_bulk<typename U::value_type>();
+  else if constexpr (has_codec<U>)
+    return codec_is_object_bytes<options{.format = wire_format::portable}, U>();
   else if constexpr (scalar_type<U>)
     return sizeof(U) == 1 || little_endian_host;
   else if constexpr (std::is_array_v<U>)
     return portable_bulk<std::remove_extent_t<U>>();
-  else if constexpr (is_std_array_v<U>)
-    return sizeof(U) == std::tuple_size_v<U> * sizeof(typename U::value_type) &&
-           portable_bulk<typename U::value_type>();
-  else if constexpr (std::is_trivially_copyable_v<U> && !has_codec<U> && !has_reflect_member<U> &&
+  else if constexpr (std::is_trivially_copyable_v<U> && !has_reflect_member<U> &&
                      bindable_aggregate<U>)
     return all_portable_bulk(aggregate_fields_t<U>{}) && sum_sizeof(aggregate_fields_t<U>{}) == sizeof(U);
+  else
+    return false;
+}
+
+// Does T contain (as an array element or a visible field, at any depth) a
+// type whose codec defines a layout other than its object bytes? Then T must
+// not be copied as a block even if trivially copyable: std::optional<uint8_t>
+// arr[2] has to be two presence-byte encodings, with their checks.
+template <options Opts, class T>
+consteval bool holds_layout_codec();
+
+template <options Opts, class... Fs>
+consteval bool any_layout_codec(type_list<Fs...>) {
+  return (holds_layout_codec<Opts, Fs>() || ...);
+}
+
+template <options Opts, class T>
+consteval bool holds_layout_codec() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (is_std_array_v<U>)
+    return holds_layout_codec<Opts, typename U::value_type>(); // its codec copies bulk elements as a block
+  else if constexpr (has_codec<U>)
+    return !codec_is_object_bytes<Opts, U>();
+  else if constexpr (std::is_array_v<U>)
+    return holds_layout_codec<Opts, std::remove_extent_t<U>>();
+  else if constexpr (Reflectable<U> || (bindable_aggregate<U> && !has_reflect_member<U>))
+    return any_layout_codec<Opts>(
+        []<class V = U>() {
+          if constexpr (Reflectable<V>)
+            return reflected_fields_t<V>{};
+          else
+            return aggregate_fields_t<V>{};
+        }());
   else
     return false;
 }
@@ -140,7 +186,7 @@ consteval bool portable_bulk() {
 template <options Opts, class T>
 consteval bool bulk_copyable_fn() {
   if constexpr (Opts.format == wire_format::native)
-    return std::is_trivially_copyable_v<T>;
+    return std::is_trivially_copyable_v<T> && !holds_layout_codec<Opts, T>();
   else
     return portable_bulk<T>();
 }

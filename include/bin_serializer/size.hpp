@@ -8,11 +8,15 @@
 // A codec takes part by providing
 //   template <options Opts> static std::size_t size(const T&);           exact bytes
 //   template <options Opts> static constexpr std::size_t max_size = N;   only if bounded
+// Both are optional: without size(), the size is measured by running the
+// codec's write() against a writer that only counts bytes.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
+#include "error.hpp"
 #include "options.hpp"
 #include "serializable.hpp"
 
@@ -20,11 +24,36 @@ namespace bin_serializer {
 
 namespace detail {
 
+// A writer that stores nothing and counts what would be written.
+template <options Opts>
+struct counting_writer {
+  static constexpr options opts = Opts;
+  std::size_t count = 0;
+  constexpr bool write_bytes(const void*, std::size_t n) noexcept {
+    count += n;
+    return true;
+  }
+  constexpr bool write_length(std::size_t) noexcept {
+    count += sizeof(std::uint64_t);
+    return true;
+  }
+  constexpr bool reserve(std::size_t) noexcept { return true; }
+  constexpr bool fail(errc) noexcept { return false; }
+  [[nodiscard]] constexpr std::size_t position() const noexcept { return count; }
+};
+
 template <options Opts, class T>
 constexpr std::size_t size_of(const T& value) {
+  using U = std::remove_cv_t<T>;
   constexpr category c = category_of<Opts, T>();
   if constexpr (c == category::codec) {
-    return codec<std::remove_cv_t<T>>::template size<Opts>(value);
+    if constexpr (requires { codec<U>::template size<Opts>(value); }) {
+      return codec<U>::template size<Opts>(value);
+    } else {
+      counting_writer<Opts> counter;
+      (void)codec<U>::write(counter, value);
+      return counter.count;
+    }
   } else if constexpr (c == category::bulk || c == category::scalar) {
     return sizeof(T);
   } else if constexpr (c == category::array) {

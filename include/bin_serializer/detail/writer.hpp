@@ -195,8 +195,13 @@ struct writer_for_impl<Opts, B> {
 template <options Opts, class B>
 using writer_for = typename writer_for_impl<Opts, B>::type;
 
+template <options Opts>
+struct counting_writer;
+
 template <class W>
 inline constexpr bool is_writer_v = false;
+template <options Opts>
+inline constexpr bool is_writer_v<counting_writer<Opts>> = true;
 template <options Opts, class B>
 inline constexpr bool is_writer_v<contiguous_writer<Opts, B>> = true;
 template <options Opts, class B>
