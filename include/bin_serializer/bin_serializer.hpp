@@ -1,4 +1,4 @@
-// Umbrella header: everything the core library offers.
+// Umbrella header: the core and every standard-library family codec.
 #pragma once
 
 #include "version.hpp"
@@ -16,3 +16,4 @@
 #include "std/string.hpp"
 #include "serializer.hpp"
 #include "deserializer.hpp"
+#include "std/all.hpp"

@@ -30,7 +30,13 @@
 #pragma once
 
 #include <array>
+#include <bitset>
+#include <chrono>
 #include <cstddef>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <variant>
 #include <limits>
 #include <tuple>
 #include <type_traits>
@@ -78,6 +84,36 @@ enum class category : unsigned char {
 
 template <class T>
 concept has_codec = !std::is_base_of_v<no_codec, codec<T>>;
+
+// Standard library types whose layout is defined by a codec header under
+// std/. Without that header they must not fall through to memcpy (a
+// std::optional's flag, a std::span's pointer) or to another category: the
+// layout would then depend on which headers a translation unit happened to
+// include. So they are "unsupported" until their codec is visible.
+template <class T>
+inline constexpr bool is_std_family = false;
+template <class T>
+inline constexpr bool is_std_family<std::optional<T>> = true;
+template <class... Ts>
+inline constexpr bool is_std_family<std::variant<Ts...>> = true;
+template <class T, std::size_t N>
+inline constexpr bool is_std_family<std::span<T, N>> = true;
+template <class C, class Tr>
+inline constexpr bool is_std_family<std::basic_string_view<C, Tr>> = true;
+template <class A, class B>
+inline constexpr bool is_std_family<std::pair<A, B>> = true;
+template <class... Ts>
+inline constexpr bool is_std_family<std::tuple<Ts...>> = true;
+template <class T, std::size_t N>
+inline constexpr bool is_std_family<std::array<T, N>> = true;
+template <std::size_t N>
+inline constexpr bool is_std_family<std::bitset<N>> = true;
+template <class R, class P>
+inline constexpr bool is_std_family<std::chrono::duration<R, P>> = true;
+template <class C, class D>
+inline constexpr bool is_std_family<std::chrono::time_point<C, D>> = true;
+template <>
+inline constexpr bool is_std_family<std::monostate> = true;
 
 template <class T>
 concept refused_type =
@@ -142,8 +178,9 @@ consteval bool portable_bulk() {
     return sizeof(U) == 1 || little_endian_host;
   else if constexpr (std::is_array_v<U>)
     return portable_bulk<std::remove_extent_t<U>>();
-  else if constexpr (std::is_trivially_copyable_v<U> && !has_reflect_member<U> &&
-                     bindable_aggregate<U>)
+  else if constexpr (!std::is_trivially_copyable_v<U> || has_reflect_member<U>)
+    return false;
+  else if constexpr (bindable_aggregate<U>)
     return all_portable_bulk(aggregate_fields_t<U>{}) && sum_sizeof(aggregate_fields_t<U>{}) == sizeof(U);
   else
     return false;
@@ -168,16 +205,16 @@ consteval bool holds_layout_codec() {
     return holds_layout_codec<Opts, typename U::value_type>(); // its codec copies bulk elements as a block
   else if constexpr (has_codec<U>)
     return !codec_is_object_bytes<Opts, U>();
+  else if constexpr (is_std_family<U>)
+    return true; // header missing: never copy it as bytes
   else if constexpr (std::is_array_v<U>)
     return holds_layout_codec<Opts, std::remove_extent_t<U>>();
-  else if constexpr (Reflectable<U> || (bindable_aggregate<U> && !has_reflect_member<U>))
-    return any_layout_codec<Opts>(
-        []<class V = U>() {
-          if constexpr (Reflectable<V>)
-            return reflected_fields_t<V>{};
-          else
-            return aggregate_fields_t<V>{};
-        }());
+  else if constexpr (Reflectable<U>)
+    return any_layout_codec<Opts>(reflected_fields_t<U>{});
+  else if constexpr (has_reflect_member<U>)
+    return false;
+  else if constexpr (bindable_aggregate<U>)
+    return any_layout_codec<Opts>(aggregate_fields_t<U>{});
   else
     return false;
 }
@@ -202,6 +239,8 @@ consteval category category_of() {
     return category::not_portable;
   else if constexpr (has_codec<U>)
     return category::codec;
+  else if constexpr (is_std_family<U>)
+    return category::unsupported; // its codec header is not included
   else if constexpr (bulk_copyable<Opts, U>)
     return category::bulk;
   else if constexpr (scalar_type<U>)
@@ -210,7 +249,9 @@ consteval category category_of() {
     return category::array;
   else if constexpr (Reflectable<U>)
     return category::reflectable;
-  else if constexpr (bindable_aggregate<U> && !has_reflect_member<U>)
+  else if constexpr (has_reflect_member<U>)
+    return category::unsupported; // a reflect() that does not fit Reflectable
+  else if constexpr (bindable_aggregate<U>)
     return category::aggregate;
   else
     return category::unsupported;
@@ -304,6 +345,16 @@ struct aggregate_fields_not_visible {
 };
 
 template <class T>
+struct std_type_needs_its_header {
+  static_assert(dependent_false<T>,
+                "bin_serializer: this standard library type (named in this diagnostic) is "
+                "serialized by a codec in its own header, which this translation unit does not "
+                "include. Include <bin_serializer/bin_serializer.hpp> (which includes them all), "
+                "<bin_serializer/std/all.hpp>, or the family's header, e.g. "
+                "<bin_serializer/std/optional.hpp>.");
+};
+
+template <class T>
 struct type_is_not_portable {
   static_assert(dependent_false<T>,
                 "bin_serializer: this type (named in this diagnostic) has no portable encoding: "
@@ -339,6 +390,8 @@ constexpr void explain_unsupported() {
   using U = std::remove_cv_t<T>;
   if constexpr (refused_type<U>)
     (void)sizeof(raw_pointer_is_not_serializable<U>);
+  else if constexpr (is_std_family<U> && !has_codec<U>)
+    (void)sizeof(std_type_needs_its_header<U>);
   else if constexpr (Opts.format == wire_format::portable && platform_dependent<U>)
     (void)sizeof(type_is_not_portable<U>);
   else if constexpr (Opts.format == wire_format::portable && std::is_trivially_copyable_v<U> &&

@@ -28,17 +28,23 @@
 
 namespace bin_serializer::detail {
 
-// Converts to any type. Declared only: it exists in unevaluated probes.
+// Converts to any type. Only ever used in unevaluated probes; the bodies exist
+// because Clang reports a conversion to a type with internal linkage as "used
+// but not defined" otherwise. They are never executed.
 struct any_field {
   template <class U>
-  operator U() const noexcept; // NOLINT: implicit on purpose
+  operator U() const noexcept { // NOLINT: implicit on purpose
+    __builtin_unreachable();
+  }
 };
 
 // Converts only to lvalue references: makes a reference member (or one that
 // rejects a braced single value) visible where any_field fails.
 struct any_lvalue {
   template <class U>
-  operator U&() const noexcept; // NOLINT: implicit on purpose
+  operator U&() const noexcept { // NOLINT: implicit on purpose
+    __builtin_unreachable();
+  }
 };
 
 template <std::size_t>

@@ -32,6 +32,11 @@ namespace bin_serializer::detail {
 
 // Checks a decoded count against what the input can still hold. Written as a
 // division so a hostile count cannot overflow the multiplication.
+// Most zero-size items (std::monostate, empty structs) a count may declare
+// when the source cannot say how many bytes follow and no max_element_count
+// is set.
+inline constexpr std::size_t zero_size_stream_cap = std::size_t{1} << 16;
+
 BIN_SERIALIZER_INLINE constexpr bool count_fits(std::uint64_t count, std::size_t min_bytes,
                                                 std::size_t remaining) noexcept {
   // Items that occupy no bytes are still bounded by the input size, so a count
@@ -173,8 +178,15 @@ public:
     v = decode_length<Opts>(v);
     if (v > max_count) [[unlikely]]
       return fail(errc::limit_exceeded, at);
-    if (!count_fits(v, min_bytes, remaining())) [[unlikely]]
+    const std::size_t left = source_remaining();
+    if (left == unlimited && min_bytes == 0 && v > zero_size_stream_cap) [[unlikely]]
+      // Items of no size from a source of unknown length: nothing bounds the
+      // count, so cap it rather than loop (or allocate) on a hostile prefix.
+      return fail(errc::limit_exceeded, at);
+    if (!count_fits(v, min_bytes, left)) [[unlikely]]
       return fail(errc::truncated, at);
+    if (!count_fits(v, min_bytes, remaining())) [[unlikely]]
+      return fail(errc::limit_exceeded, at); // fits the input, not opts.max_total_bytes
     n = static_cast<std::size_t>(v);
     return true;
   }
@@ -187,10 +199,16 @@ public:
   }
   BIN_SERIALIZER_INLINE void leave() noexcept { --depth_; }
 
-  [[nodiscard]] std::size_t remaining() const noexcept {
-    std::size_t left = unlimited;
+  // Bytes the source itself still holds (unlimited if it cannot tell).
+  [[nodiscard]] std::size_t source_remaining() const noexcept {
     if constexpr (requires(const B& b) { b.remaining(); })
-      left = static_cast<std::size_t>(buf_.remaining());
+      return static_cast<std::size_t>(buf_.remaining());
+    else
+      return unlimited;
+  }
+
+  [[nodiscard]] std::size_t remaining() const noexcept {
+    std::size_t left = source_remaining();
     if constexpr (Opts.max_total_bytes != unlimited) {
       const std::size_t budget = Opts.max_total_bytes - consumed_;
       if (budget < left) left = budget;

@@ -1,0 +1,59 @@
+// The peers workloads. Each is a pool of values cycled through by the timed
+// loops (one value for the fixed seeds' records; 16 for the providers that
+// vary per message), built once from the shared generators in workloads/.
+#pragma once
+
+#include <workloads/workloads.hpp>
+
+#include <vector>
+
+namespace peers {
+
+// Grape's Person record (one value, the seed's).
+struct W_Person {
+  using value_type = workloads::Person;
+  static constexpr const char* id = "Person";
+  static const std::vector<value_type>& pool();
+};
+
+// xbuf2's Car, sequential provider: make_car_sequential(i), i = 0..15.
+struct W_CarSequential {
+  using value_type = workloads::Car;
+  static constexpr const char* id = "Car_sequential";
+  static const std::vector<value_type>& pool();
+};
+
+// xbuf2's Car, random provider: 16 make_car_random() values, fixed seed.
+struct W_CarRandom {
+  using value_type = workloads::Car;
+  static constexpr const char* id = "Car_random";
+  static const std::vector<value_type>& pool();
+};
+
+// FlatBuffers' game data: one message = a vector of 50 monsters.
+struct W_Monster {
+  using value_type = std::vector<workloads::Monster>;
+  static constexpr const char* id = "Monster";
+  static const std::vector<value_type>& pool();
+};
+
+// StructPacker's small (~400 B) and large (~2 MB) structures.
+struct W_Small {
+  using value_type = workloads::SmallMessage;
+  static constexpr const char* id = "StructPacker_small";
+  static const std::vector<value_type>& pool();
+};
+struct W_Large {
+  using value_type = workloads::LargeMessage;
+  static constexpr const char* id = "StructPacker_large";
+  static const std::vector<value_type>& pool();
+};
+
+// The design document's Tick: make_tick(i), i = 0..15.
+struct W_Tick {
+  using value_type = workloads::Tick;
+  static constexpr const char* id = "Tick";
+  static const std::vector<value_type>& pool();
+};
+
+} // namespace peers

@@ -1,0 +1,122 @@
+// std::array<T, N>: [N elements], no count (N is part of the type).
+// std::span<T, E>:  [uint64 count][count elements], the bytes of std::vector<T>;
+//                   a serialization source only (it owns nothing to decode into).
+//
+// std::array needs a codec even though it is often trivially copyable: the
+// memcpy path would copy std::array<T, 0>'s placeholder byte, skip bool
+// validation for std::array<bool, N>, and bypass the codec of an element such
+// as std::optional. When the elements are plain object bytes the whole array is
+// still one copy. A span must never be copied as an object (that would send a
+// pointer), hence its codec too.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <span>
+#include <type_traits>
+
+#include "codec_support.hpp"
+
+namespace bin_serializer {
+
+namespace detail::std_codec {
+template <options Opts, class T, std::size_t N>
+consteval std::size_t array_max_size() {
+  if constexpr (N == 0)
+    return 0;
+  else
+    return N * max_size_of_decayed<Opts, T>();
+}
+
+template <options Opts, class T, std::size_t N>
+consteval bool array_is_object_bytes() {
+  if constexpr (N == 0)
+    return false; // encodes to 0 bytes, but sizeof(std::array<T, 0>) is not 0
+  else
+    return sizeof(std::array<T, N>) == N * sizeof(T) && is_object_bytes<Opts, T>();
+}
+} // namespace detail::std_codec
+
+template <class T, std::size_t N>
+struct codec<std::array<T, N>> {
+  using array_type = std::array<T, N>;
+
+  template <options Opts>
+  static constexpr std::size_t min_size = N * detail::std_codec::min_size_of<Opts, T>();
+
+  // The whole array is its elements' object bytes back to back: a vector of
+  // such arrays is still one block (see codec_support.hpp).
+  template <options Opts>
+  static constexpr bool object_bytes = detail::std_codec::array_is_object_bytes<Opts, T, N>();
+
+  template <options Opts>
+    requires(N == 0 || BoundedSize<T, Opts>)
+  static constexpr std::size_t max_size = detail::std_codec::array_max_size<Opts, T, N>();
+
+  template <class W>
+  static bool write(W& w, const array_type& a) {
+    detail::std_codec::refuse_pointers<W::opts, T>();
+    if constexpr (N == 0) {
+      (void)w;
+      (void)a;
+      return true;
+    } else if constexpr (object_bytes<W::opts>) {
+      return w.write_bytes(a.data(), sizeof(T) * N);
+    } else {
+      return detail::std_codec::write_each(w, a);
+    }
+  }
+
+  template <options Opts>
+  static constexpr std::size_t size(const array_type& a) {
+    return detail::std_codec::elements_size<Opts, T>(a, N);
+  }
+
+  template <class R>
+  static bool read(R& r, array_type& a) {
+    detail::std_codec::refuse_pointers<R::opts, T>();
+    if constexpr (N == 0) {
+      (void)r;
+      (void)a;
+      return true;
+    } else if constexpr (object_bytes<R::opts>) {
+      return r.read_bytes(a.data(), sizeof(T) * N);
+    } else {
+      for (auto& element : a)
+        if (!::bin_serializer::deserialize_field(r, element)) return false;
+      return true;
+    }
+  }
+};
+
+template <class T, std::size_t Extent>
+struct codec<std::span<T, Extent>> {
+  using span_type = std::span<T, Extent>;
+  using element_type = std::remove_cv_t<T>;
+
+  template <options Opts>
+  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
+
+  template <class W>
+  static bool write(W& w, const span_type& s) {
+    return detail::std_codec::write_counted(w, s.data(), s.size());
+  }
+
+  template <options Opts>
+  static constexpr std::size_t size(const span_type& s) {
+    return detail::std_codec::length_prefix_bytes +
+           detail::std_codec::elements_size<Opts, element_type>(s, s.size());
+  }
+
+  template <class R>
+  static bool read(R&, span_type&) {
+    static_assert(detail::dependent_false<R>,
+                  "bin_serializer: cannot deserialize into a std::span: a span only views "
+                  "memory owned by someone else, so there is nothing to decode into. A span "
+                  "is encoded exactly like a std::vector of its elements: deserialize into a "
+                  "std::vector<T> instead.");
+    return false;
+  }
+};
+
+} // namespace bin_serializer

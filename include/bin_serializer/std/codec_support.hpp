@@ -1,0 +1,275 @@
+// Shared machinery for the std type-family codecs (std/vector.hpp, std/map.hpp, ...).
+//
+// Nothing here is a codec; it is what the codecs have in common:
+//
+//   min_size_of<Opts, T>()      fewest bytes any encoding of T occupies: the
+//                               per-element figure passed to read_length, so a
+//                               hostile count is refused before allocating
+//   has_fixed_size<Opts, T>()   every T encodes to the same number of bytes
+//                               (then a container's size is count * that)
+//   is_object_bytes<Opts, T>()  T's encoding IS its object representation, so
+//                               a run of T can be one memcpy
+//   reserve_hint<T>(n, left)    how many elements to reserve up front without
+//                               letting a count prefix alone allocate much more
+//                               than the input holds
+//   write_counted / read_*      count + elements, shared by vector, span, list...
+//
+// Codecs in this directory additionally provide
+//   template <options Opts> static constexpr std::size_t min_size = N;
+// (the lower bound above). It is an addition of these headers, not part of the
+// core size protocol: a codec without it is assumed to possibly encode to 0 bytes.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "../deserializer.hpp"
+#include "../detail/validate.hpp"
+#include "../error.hpp"
+#include "../options.hpp"
+#include "../serializable.hpp"
+#include "../serializer.hpp"
+#include "../size.hpp"
+#include "string.hpp"
+
+namespace bin_serializer::detail::std_codec {
+
+// Every count and length prefix: a uint64_t written by write_length.
+inline constexpr std::size_t length_prefix_bytes = sizeof(std::uint64_t);
+
+template <class T>
+inline constexpr bool is_basic_string = false;
+template <class C, class Tr, class A>
+inline constexpr bool is_basic_string<std::basic_string<C, Tr, A>> = true;
+
+// ---- lower bound on an encoding's size --------------------------------------
+
+template <options Opts, class T>
+consteval std::size_t min_size_of();
+
+template <options Opts, class... Fs>
+consteval std::size_t sum_min_sizes(type_list<Fs...>) {
+  return (min_size_of<Opts, Fs>() + ... + 0);
+}
+
+template <options Opts, class T>
+consteval std::size_t min_size_of() {
+  using U = std::remove_cvref_t<T>;
+  constexpr category c = category_of<Opts, U>();
+  if constexpr (c == category::codec) {
+    if constexpr (requires { codec<U>::template min_size<Opts>; })
+      return codec<U>::template min_size<Opts>;
+    else if constexpr (codec_is_object_bytes<Opts, U>())
+      return sizeof(U); // the encoding is the object's bytes (chrono)
+    else if constexpr (is_basic_string<U>)
+      return length_prefix_bytes; // the core's string codec: prefix + characters
+    else
+      return 0; // a codec we know nothing about might write nothing at all
+  } else if constexpr (c == category::bulk || c == category::scalar) {
+    return sizeof(U);
+  } else if constexpr (c == category::array) {
+    return std::extent_v<U> * min_size_of<Opts, std::remove_extent_t<U>>();
+  } else if constexpr (c == category::reflectable || c == category::aggregate) {
+    return sum_min_sizes<Opts>(member_types_t<U>{});
+  } else {
+    return 0; // refused / unsupported: diagnosed where the value is encoded
+  }
+}
+
+// ---- exact size known from the type alone -----------------------------------
+
+template <options Opts, class T>
+consteval bool has_fixed_size() {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (has_bounded_size<Opts, U>())
+    return max_size_of<Opts, U>() == min_size_of<Opts, U>();
+  else
+    return false;
+}
+
+// Largest encoding of T, for types known to be bounded (callers check first).
+template <options Opts, class T>
+consteval std::size_t max_size_of_decayed() {
+  return max_size_of<Opts, std::remove_cvref_t<T>>();
+}
+
+// ---- encoding == object bytes ------------------------------------------------
+
+// True when serialize(T) writes exactly T's object representation (sizeof(T)
+// bytes, padding included) and deserialize accepts any such bytes. Such
+// elements are copied as one block. That is a bulk type (in the portable
+// format: one whose memory already is its encoding) without checked contents
+// (bool, ranged enums, and with opts.check_trivial_members structs holding
+// them: detail::bulk_needs_check) and without pointers (those must reach the
+// library's pointer diagnostic), or a type whose codec says so: a codec may
+// declare (serializable.hpp, detail::codec_is_object_bytes)
+//   template <options Opts> static constexpr bool object_bytes = ...;
+// as the core's chrono codecs and std::array's (array.hpp) do.
+template <options Opts, class T>
+consteval bool is_object_bytes() {
+  using U = std::remove_cv_t<T>;
+  constexpr category c = category_of<Opts, U>();
+  if constexpr (c == category::bulk)
+    return !bulk_needs_check<Opts, U>() && !contains_refused<U>();
+  else if constexpr (c == category::codec)
+    return codec_is_object_bytes<Opts, U>();
+  else
+    return false;
+}
+
+// ---- helpers for the codecs ---------------------------------------------------
+
+// Instantiates the library's "raw pointer" diagnostic if T would be copied as
+// object bytes although a pointer is visible in its fields (the bulk path of
+// serializer.hpp does the same). Only bulk types need it: a bare pointer, or
+// one inside a reflected type, is refused by serialize_field itself, and a
+// type with a codec checks its own elements.
+template <options Opts, class T>
+constexpr void refuse_pointers() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (category_of<Opts, U>() == category::bulk) {
+    if constexpr (contains_refused<U>()) (void)sizeof(raw_pointer_is_not_serializable<U>);
+  }
+}
+
+template <class T>
+constexpr void require_default_constructible() {
+  static_assert(std::is_default_constructible_v<T>,
+                "bin_serializer: decoding this container default-constructs each element "
+                "(or key / mapped value) and then decodes into it, so the element type must "
+                "be default constructible. Give it a default constructor, or decode into a "
+                "container of a type that has one.");
+}
+
+// Elements to reserve before decoding `count` of them. read_length already
+// proved `count` fits in the input at min_size_of bytes each, but an element's
+// object can be much larger than its smallest encoding (an optional<big
+// struct> can be 1 byte on the wire), so the up-front reservation is also
+// capped at roughly max(input left, one stream chunk) bytes; beyond that the
+// container grows geometrically with what actually decodes.
+// `bytes_each` is what reserving one element costs (sizeof(T) for a vector).
+constexpr std::size_t reserve_hint_bytes(std::size_t count, std::size_t remaining,
+                                         std::size_t bytes_each) noexcept {
+  constexpr std::size_t unknown = std::numeric_limits<std::size_t>::max();
+  const std::size_t budget = std::max(remaining == unknown ? 0 : remaining, stream_chunk_bytes);
+  const std::size_t cap = std::max<std::size_t>(1, budget / bytes_each);
+  return std::min(count, cap);
+}
+
+template <class T>
+constexpr std::size_t reserve_hint(std::size_t count, std::size_t remaining) noexcept {
+  return reserve_hint_bytes(count, remaining, sizeof(T));
+}
+
+// Sum of the encoded sizes of a range's elements.
+template <options Opts, class E, class Range>
+constexpr std::size_t elements_size(const Range& range, std::size_t count) {
+  if constexpr (has_fixed_size<Opts, E>()) {
+    (void)range;
+    return count * max_size_of_decayed<Opts, E>();
+  } else {
+    (void)count;
+    std::size_t total = 0;
+    for (const auto& element : range) total += ::bin_serializer::serialized_size<Opts>(element);
+    return total;
+  }
+}
+
+// Every element of a range, in order.
+template <class W, class Range>
+bool write_each(W& w, const Range& range) {
+  for (const auto& element : range)
+    if (!::bin_serializer::serialize_field(w, element)) return false;
+  return true;
+}
+
+// [uint64 count][count elements]: vector and span. Elements whose encoding is
+// their object bytes go out as one block.
+template <class W, class E>
+bool write_counted(W& w, const E* data, std::size_t count) {
+  refuse_pointers<W::opts, E>();
+  if constexpr (is_object_bytes<W::opts, E>()) {
+    const std::size_t bytes = count * sizeof(E);
+    if (!(w.reserve(length_prefix_bytes + bytes) && w.write_length(count))) return false;
+    // An empty vector's data() may be null: never hand that to memcpy.
+    return count == 0 || w.write_bytes(data, bytes);
+  } else {
+    if (!w.write_length(count)) return false;
+    for (std::size_t i = 0; i < count; ++i)
+      if (!::bin_serializer::serialize_field(w, data[i])) return false;
+    return true;
+  }
+}
+
+// Reads `count` object-bytes elements into v (a vector of E), replacing its
+// contents. read_length has checked count against the input.
+template <class R, class Vec>
+bool read_object_bytes_into(R& r, Vec& v, std::size_t count) {
+  using E = typename Vec::value_type;
+  if constexpr (R::contiguous) {
+    // All count * sizeof(E) bytes are present: one allocation, one copy.
+    v.resize(count);
+    const std::byte* p = r.take(count * sizeof(E));
+    if (p == nullptr) return false;
+    if (count != 0) std::memcpy(v.data(), p, count * sizeof(E));
+    return true;
+  } else {
+    // The source may not know how much input is left: grow in bounded chunks
+    // so memory follows the bytes actually received, not the count prefix.
+    v.clear();
+    constexpr std::size_t chunk = std::max<std::size_t>(1, stream_chunk_bytes / sizeof(E));
+    for (std::size_t done = 0; done < count;) {
+      const std::size_t step = std::min(chunk, count - done);
+      v.resize(done + step);
+      if (!r.read_bytes(v.data() + done, step * sizeof(E))) return false;
+      done += step;
+    }
+    return true;
+  }
+}
+
+// Reads `count` elements one by one, appending each with emplace_back() and
+// decoding into it. On failure the container keeps what was decoded.
+template <class R, class Seq>
+bool read_appending(R& r, Seq& seq, std::size_t count) {
+  using E = typename Seq::value_type;
+  require_default_constructible<E>();
+  for (std::size_t i = 0; i < count; ++i) {
+    seq.emplace_back();
+    if (!::bin_serializer::deserialize_field(r, seq.back())) return false;
+  }
+  return true;
+}
+
+// ---- associative containers (map.hpp, set.hpp) --------------------------------
+
+// Before decoding `count` entries into an unordered container: size its bucket
+// array once (bounded like reserve_hint). reserve(n) allocates buckets, not
+// nodes: one pointer each, counted twice for the implementation's rounding up
+// to its next bucket count. Ordered containers have nothing to reserve.
+template <class C>
+void reserve_entries(C& c, std::size_t count, std::size_t remaining) {
+  if constexpr (requires { c.reserve(count); })
+    c.reserve(reserve_hint_bytes(count, remaining, 2 * sizeof(void*)));
+}
+
+// Inserts one decoded entry at the end: for an ordered container the hint
+// end() makes sorted input (the order a std::map or std::set writes) O(1) per
+// entry and keeps equal keys of a multi-container in their encoded order; the
+// unordered ones accept the hint too. `inserted` is false when a container
+// with unique keys already held the key.
+template <class C, class... Args>
+auto emplace_at_end(C& c, bool& inserted, Args&&... args) {
+  const std::size_t before = c.size();
+  auto it = c.emplace_hint(c.end(), std::forward<Args>(args)...);
+  inserted = c.size() != before;
+  return it;
+}
+
+} // namespace bin_serializer::detail::std_codec

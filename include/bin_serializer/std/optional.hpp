@@ -1,0 +1,68 @@
+// std::optional<T>: [uint8 presence: 0 or 1][T, only if the byte is 1]
+//
+// std::optional<int> is trivially copyable, which is why codecs are looked up
+// before the memcpy path (serializable.hpp): copying the object would send
+// padding and whatever the engaged flag held, and decoding could not reject a
+// flag of 2. Decoding rejects any presence byte other than 0 and 1
+// (errc::invalid_value at that byte); with opts.validate_values off (the
+// `trusted` preset) any non-zero byte means present.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "codec_support.hpp"
+
+namespace bin_serializer {
+
+template <class T>
+struct codec<std::optional<T>> {
+  using optional_type = std::optional<T>;
+
+  // The presence byte goes through serialize_field like any uint8_t, so each
+  // wire format encodes it with its own leaf rules.
+  using flag_type = std::uint8_t;
+
+  template <options Opts>
+  static constexpr std::size_t min_size = sizeof(flag_type);
+
+  template <options Opts>
+    requires BoundedSize<T, Opts>
+  static constexpr std::size_t max_size =
+      sizeof(flag_type) + detail::std_codec::max_size_of_decayed<Opts, T>();
+
+  template <class W>
+  static bool write(W& w, const optional_type& o) {
+    const flag_type present = o.has_value() ? 1 : 0;
+    if (!::bin_serializer::serialize_field(w, present)) return false;
+    return !o.has_value() || ::bin_serializer::serialize_field(w, *o);
+  }
+
+  template <options Opts>
+  static constexpr std::size_t size(const optional_type& o) {
+    return sizeof(flag_type) + (o.has_value() ? ::bin_serializer::serialized_size<Opts>(*o) : 0);
+  }
+
+  template <class R>
+  static bool read(R& r, optional_type& o) {
+    detail::std_codec::require_default_constructible<T>();
+    [[maybe_unused]] const std::size_t at = r.position();
+    flag_type present = 0;
+    if (!::bin_serializer::deserialize_field(r, present)) return false;
+    if (present == 0) {
+      o.reset();
+      return true;
+    }
+    if constexpr (R::opts.validate_values) {
+      if (present != 1) [[unlikely]]
+        return r.fail(errc::invalid_value, at);
+    }
+    // Decode into the existing value when there is one: it may own storage
+    // (a string, a vector) that can be reused.
+    if (!o.has_value()) o.emplace();
+    return ::bin_serializer::deserialize_field(r, *o);
+  }
+};
+
+} // namespace bin_serializer

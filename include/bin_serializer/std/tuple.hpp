@@ -1,0 +1,100 @@
+// std::pair<A, B>:     [first][second]
+// std::tuple<Ts...>:   [each element in order]
+//
+// No prefix: the member types and their order are part of the type, exactly
+// like a reflect() struct. Bounded when every member is.
+//
+// A tuple of references works as a source (serialize(buf, std::tie(a, b))) and,
+// held in a named variable, as a target (auto t = std::tie(a, b); deserialize(buf, t)).
+#pragma once
+
+#include <cstddef>
+#include <tuple>
+#include <utility>
+
+#include "codec_support.hpp"
+
+namespace bin_serializer {
+
+template <class A, class B>
+struct codec<std::pair<A, B>> {
+  using pair_type = std::pair<A, B>;
+
+  template <options Opts>
+  static constexpr std::size_t min_size =
+      detail::std_codec::min_size_of<Opts, A>() + detail::std_codec::min_size_of<Opts, B>();
+
+  template <options Opts>
+    requires(BoundedSize<A, Opts> && BoundedSize<B, Opts>)
+  static constexpr std::size_t max_size = detail::std_codec::max_size_of_decayed<Opts, A>() +
+                                          detail::std_codec::max_size_of_decayed<Opts, B>();
+
+  template <class W>
+  static bool write(W& w, const pair_type& p) {
+    return ::bin_serializer::serialize_field(w, p.first) &&
+           ::bin_serializer::serialize_field(w, p.second);
+  }
+
+  template <options Opts>
+  static constexpr std::size_t size(const pair_type& p) {
+    return ::bin_serializer::serialized_size<Opts>(p.first) +
+           ::bin_serializer::serialized_size<Opts>(p.second);
+  }
+
+  template <class R>
+  static bool read(R& r, pair_type& p) {
+    return ::bin_serializer::deserialize_field(r, p.first) &&
+           ::bin_serializer::deserialize_field(r, p.second);
+  }
+};
+
+template <class... Ts>
+struct codec<std::tuple<Ts...>> {
+  using tuple_type = std::tuple<Ts...>;
+
+  template <options Opts>
+  static constexpr std::size_t min_size = (detail::std_codec::min_size_of<Opts, Ts>() + ... + 0);
+
+  template <options Opts>
+    requires(BoundedSize<Ts, Opts> && ...)
+  static constexpr std::size_t max_size =
+      (detail::std_codec::max_size_of_decayed<Opts, Ts>() + ... + 0);
+
+  template <class W>
+  static bool write(W& w, const tuple_type& t) {
+    return write_elements(w, t, std::index_sequence_for<Ts...>{});
+  }
+
+  template <options Opts>
+  static constexpr std::size_t size(const tuple_type& t) {
+    return size_elements<Opts>(t, std::index_sequence_for<Ts...>{});
+  }
+
+  template <class R>
+  static bool read(R& r, tuple_type& t) {
+    return read_elements(r, t, std::index_sequence_for<Ts...>{});
+  }
+
+private:
+  // && folds left to right and stops at the first failing element. For
+  // std::tuple<> the folds are empty: true, and 0 bytes.
+  template <class W, std::size_t... I>
+  static bool write_elements([[maybe_unused]] W& w, [[maybe_unused]] const tuple_type& t,
+                             std::index_sequence<I...>) {
+    return (::bin_serializer::serialize_field(w, std::get<I>(t)) && ...);
+  }
+
+  template <options Opts, std::size_t... I>
+  static constexpr std::size_t size_elements([[maybe_unused]] const tuple_type& t,
+                                             std::index_sequence<I...>) {
+    return (::bin_serializer::serialized_size<Opts>(std::get<I>(t)) + ... + std::size_t{0});
+  }
+
+  template <class R, std::size_t... I>
+  static bool read_elements([[maybe_unused]] R& r, [[maybe_unused]] tuple_type& t,
+                            std::index_sequence<I...>) {
+    return (::bin_serializer::deserialize_field(r, std::get<I>(t)) && ...);
+  }
+};
+
+} // namespace bin_serializer

@@ -1,0 +1,33 @@
+"""bin_serializer: read and write the bin_serializer C++ library's wire formats.
+
+    from dataclasses import dataclass
+    from bin_serializer import encode, decode
+    from bin_serializer.types import i32, f32
+
+    @dataclass
+    class Person:
+        name: str
+        id: i32
+        email: str
+        scores: list[f32]
+
+    data = encode(Person("John Doe", 25, "john.doe@example.com", [2.1, 3.2, 4.5]))
+    person = decode(Person, data)
+
+The default format is ``"portable"`` (little-endian, fixed widths, no padding);
+``"native"`` reproduces the library's default format as written on a
+little-endian 64-bit host (trivially copyable structs with their padding).
+"""
+
+from . import types
+from .api import Codec, compile_codec, decode, decode_from, encode, iter_decode
+from .errors import BinSerializerError, DecodeError, EncodeError, ErrorKind, SchemaError
+from .types import Variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec",
+    "DecodeError", "EncodeError", "SchemaError", "BinSerializerError", "ErrorKind",
+    "Variant", "types", "__version__",
+]

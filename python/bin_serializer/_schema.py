@@ -1,0 +1,707 @@
+"""Type hints -> a tree of schema nodes, and the layout facts derived from it.
+
+Nodes are format-independent; sizes and layouts take ``native`` (bool):
+
+* portable: every leaf little-endian, no padding anywhere;
+* native (little-endian hosts only): like portable, except that a struct that
+  C++ copies as one block (trivially copyable) keeps its in-memory layout with
+  alignment padding, and a bitset takes ``sizeof(std::bitset<N>)`` bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import keyword
+import sys
+import typing
+from typing import Annotated, Any, Union, get_args, get_origin
+
+from .errors import SchemaError
+from .types import (F64, BitsetSpec, DurationSpec, Fixed, Monostate, NDArraySpec, Scalar,
+                    TaggedSpec, Variant)
+
+LENGTH_PREFIX = 8
+VARIANT_INDEX = 4
+
+
+class Node:
+    """Base of all schema nodes."""
+
+    __slots__ = ("_min", "_layout", "__weakref__")
+
+    def __init__(self) -> None:
+        self._min: dict = {}
+        self._layout: dict = {}
+
+    def describe(self) -> str:  # short type name for messages and paths
+        return type(self).__name__
+
+
+class ScalarN(Node):
+    __slots__ = ("spec", "duration")
+
+    def __init__(self, spec: Scalar, duration: bool = False) -> None:
+        super().__init__()
+        self.spec = spec
+        self.duration = duration
+
+    def describe(self) -> str:
+        return f"Duration[{self.spec.name}]" if self.duration else self.spec.name
+
+
+class BoolN(Node):
+    __slots__ = ()
+
+    def describe(self) -> str:
+        return "bool"
+
+
+class EnumN(Node):
+    """An IntEnum (closed: decoding checks membership) or IntFlag (any value
+    the flag class accepts)."""
+
+    __slots__ = ("cls", "spec", "members", "is_flag")
+
+    def __init__(self, cls: type, spec: Scalar) -> None:
+        super().__init__()
+        self.cls = cls
+        self.spec = spec
+        self.is_flag = issubclass(cls, enum.Flag)
+        self.members = {int(m): m for m in cls}  # value -> member (aliases map to canonical)
+        for m in cls:
+            if not (spec.min <= int(m) <= spec.max):
+                raise SchemaError(f"{cls.__name__}.{m.name} = {int(m)} does not fit its underlying type {spec.name}")
+
+    def describe(self) -> str:
+        return self.cls.__name__
+
+
+class BitsetN(Node):
+    __slots__ = ("n",)
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+
+    def describe(self) -> str:
+        return f"Bitset({self.n})"
+
+    def size(self, native: bool) -> int:
+        if native:
+            return 1 if self.n == 0 else 8 * ((self.n + 63) // 64)
+        return (self.n + 7) // 8
+
+    def align(self, native: bool) -> int:
+        return 1 if self.n == 0 or not native else 8
+
+
+class StrN(Node):
+    __slots__ = ()
+
+    def describe(self) -> str:
+        return "str"
+
+
+class BytesN(Node):
+    __slots__ = ()
+
+    def describe(self) -> str:
+        return "bytes"
+
+
+class ListN(Node):
+    """[u64 count][elements]: std::vector / list / deque. container: 'list',
+    'tuple' (``tuple[T, ...]``) or 'ndarray'."""
+
+    __slots__ = ("elem", "container")
+
+    def __init__(self, elem: Node, container: str = "list") -> None:
+        super().__init__()
+        self.elem = elem
+        self.container = container
+
+    def describe(self) -> str:
+        if self.container == "ndarray":
+            return f"NDArray[{self.elem.describe()}]"
+        if self.container == "tuple":
+            return f"tuple[{self.elem.describe()}, ...]"
+        return f"list[{self.elem.describe()}]"
+
+
+class ArrayN(Node):
+    """[N elements], no count: std::array<T, N> / T[N]."""
+
+    __slots__ = ("elem", "n", "container")
+
+    def __init__(self, elem: Node, n: int, container: str = "list") -> None:
+        super().__init__()
+        self.elem = elem
+        self.n = n
+        self.container = container
+
+    def describe(self) -> str:
+        return f"Array[{self.elem.describe()}, {self.n}]"
+
+
+class OptionalN(Node):
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Node) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def describe(self) -> str:
+        return f"Optional[{self.inner.describe()}]"
+
+
+class VariantN(Node):
+    """[u32 index][alternative]. tagged: values are types.Variant(index, value);
+    otherwise the bare value, the alternative chosen by its Python type."""
+
+    __slots__ = ("alts", "tagged", "by_type", "by_isinstance")
+
+    def __init__(self, alts: list, tagged: bool) -> None:
+        super().__init__()
+        self.alts = alts
+        self.tagged = tagged
+        self.by_type: dict = {}
+        self.by_isinstance: list = []
+        if not tagged:
+            for i, alt in enumerate(alts):
+                for t in runtime_types(alt):
+                    if t in self.by_type:
+                        j = self.by_type[t]
+                        raise SchemaError(
+                            f"union alternatives {j} ({alts[j].describe()}) and {i} ({alt.describe()}) "
+                            f"both hold Python {t.__name__} values, so encode() could not tell which "
+                            f"index to send. Use TaggedUnion[...] (values are Variant(index, value)) or "
+                            f"wrap the alternatives in distinct dataclasses.")
+                    self.by_type[t] = i
+            # Subclasses (bool for int, IntEnum members for int, user subclasses)
+            # fall back to isinstance in declaration order.
+            self.by_isinstance = [(t, i) for t, i in self.by_type.items()]
+
+    def index_of(self, value: Any) -> "int | None":
+        """The alternative an untagged union's value belongs to, or None."""
+        i = self.by_type.get(type(value))
+        if i is not None:
+            return i
+        for t, j in self.by_isinstance:
+            if isinstance(value, t):
+                return j
+        return None
+
+    def describe(self) -> str:
+        inner = ", ".join(a.describe() for a in self.alts)
+        return f"TaggedUnion[{inner}]" if self.tagged else f"Union[{inner}]"
+
+
+class MonostateN(Node):
+    __slots__ = ()
+
+    def describe(self) -> str:
+        return "Monostate"
+
+
+class TupleN(Node):
+    __slots__ = ("elems",)
+
+    def __init__(self, elems: list) -> None:
+        super().__init__()
+        self.elems = elems
+
+    def describe(self) -> str:
+        return f"tuple[{', '.join(e.describe() for e in self.elems)}]"
+
+
+class MapN(Node):
+    __slots__ = ("key", "value")
+
+    def __init__(self, key: Node, value: Node) -> None:
+        super().__init__()
+        self.key = key
+        self.value = value
+
+    def describe(self) -> str:
+        return f"dict[{self.key.describe()}, {self.value.describe()}]"
+
+
+class SetN(Node):
+    __slots__ = ("elem", "frozen")
+
+    def __init__(self, elem: Node, frozen: bool) -> None:
+        super().__init__()
+        self.elem = elem
+        self.frozen = frozen
+
+    def describe(self) -> str:
+        return f"{'frozenset' if self.frozen else 'set'}[{self.elem.describe()}]"
+
+
+class StructN(Node):
+    """A dataclass. fields: list of (name, node) in wire order. trivial: the
+    C++ type is trivially copyable (native format copies it with padding)."""
+
+    __slots__ = ("cls", "name", "fields", "trivial", "kw_only", "_tc")
+
+    def __init__(self, cls: type) -> None:
+        super().__init__()
+        self.cls = cls
+        self.name = cls.__name__
+        self.fields: list = []
+        self.trivial: "bool | None" = getattr(cls, "__trivially_copyable__", None)
+        self.kw_only: set = set()
+        self._tc: "bool | None" = None
+
+    def describe(self) -> str:
+        return self.name
+
+
+# ---------------------------------------------------------------------------
+# hints -> nodes
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.structs: dict = {}
+        self._numpy_default = False
+
+    def build(self, hint: Any, *, ctx: str = "") -> Node:
+        where = f" (in {ctx})" if ctx else ""
+        if isinstance(hint, str) or isinstance(hint, typing.ForwardRef):
+            raise SchemaError(f"unresolved forward reference {hint!r}{where}: define the class at "
+                              f"module level so typing.get_type_hints() can resolve it")
+        origin = get_origin(hint)
+        if origin is Annotated:
+            return self._annotated(hint, ctx)
+        if hint is bool:
+            return BoolN()
+        if hint is str:
+            return StrN()
+        if hint is bytes or hint is bytearray:
+            return BytesN()
+        if hint is float:
+            return ScalarN(F64)
+        if hint is int:
+            raise SchemaError(f"plain `int` has no width{where}: use u8/u16/u32/u64/i8/i16/i32/i64 "
+                              f"from bin_serializer.types")
+        if hint is Monostate:
+            return MonostateN()
+        if isinstance(hint, type) and issubclass(hint, enum.Enum):
+            return self._enum(hint, None, ctx)
+        if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+            return self._struct(hint)
+        if origin is Union or (sys.version_info >= (3, 10) and _is_uniontype(hint)):
+            return self._union(get_args(hint), ctx)
+        if origin in (list, typing.List):
+            (elem,) = get_args(hint) or (None,)
+            if elem is None:
+                raise SchemaError(f"list needs an element type{where}: list[T]")
+            return ListN(self.build(elem, ctx=ctx))
+        if origin in (tuple, typing.Tuple):
+            args = get_args(hint)
+            if len(args) == 2 and args[1] is Ellipsis:
+                return ListN(self.build(args[0], ctx=ctx), "tuple")
+            if args == ((),):  # typing.Tuple[()]
+                args = ()
+            return TupleN([self.build(a, ctx=ctx) for a in args])
+        if origin in (dict, typing.Dict):
+            args = get_args(hint)
+            if len(args) != 2:
+                raise SchemaError(f"dict needs key and value types{where}: dict[K, V]")
+            key = self.build(args[0], ctx=ctx)
+            _require_hashable(key, "dict key", ctx)
+            return MapN(key, self.build(args[1], ctx=ctx))
+        if origin in (set, frozenset, typing.Set, typing.FrozenSet):
+            (elem,) = get_args(hint) or (None,)
+            if elem is None:
+                raise SchemaError(f"set needs an element type{where}")
+            node = self.build(elem, ctx=ctx)
+            _require_hashable(node, "set element", ctx)
+            return SetN(node, origin in (frozenset, typing.FrozenSet))
+        np_node = _numpy_hint(hint)
+        if np_node is not None:
+            return np_node
+        if hint is tuple:
+            raise SchemaError(f"bare `tuple` has no element types{where}: use tuple[A, B] or tuple[T, ...]")
+        raise SchemaError(f"no wire layout for {hint!r}{where}")
+
+    def _annotated(self, hint: Any, ctx: str) -> Node:
+        base = hint.__origin__
+        metas = hint.__metadata__
+        scalar = next((m for m in metas if isinstance(m, Scalar)), None)
+        fixed = next((m for m in metas if isinstance(m, Fixed)), None)
+        bitset = next((m for m in metas if isinstance(m, BitsetSpec)), None)
+        duration = any(isinstance(m, DurationSpec) for m in metas)
+        tagged = next((m for m in metas if isinstance(m, TaggedSpec)), None)
+        nd = next((m for m in metas if isinstance(m, NDArraySpec)), None)
+        if scalar is None:  # Annotated[Color, u8]: the metadata is itself a marker alias
+            for m in metas:
+                for inner in getattr(m, "__metadata__", ()):
+                    if isinstance(inner, Scalar):
+                        scalar = inner
+        if isinstance(base, type) and issubclass(base, enum.Enum):
+            return self._enum(base, scalar, ctx)
+        if bitset is not None:
+            return BitsetN(bitset.n)
+        if tagged is not None:
+            return VariantN([self.build(a, ctx=ctx) for a in tagged.alternatives], tagged=True)
+        if nd is not None:
+            node = ListN(ScalarN(nd.scalar), "ndarray")
+            if fixed is not None:
+                return ArrayN(node.elem, fixed.n, "ndarray")
+            return node
+        if fixed is not None:
+            inner = self.build(base, ctx=ctx)
+            if isinstance(inner, ListN):
+                return ArrayN(inner.elem, fixed.n, inner.container)
+            raise SchemaError(f"Fixed(n) applies to list[T] / tuple[T, ...], not {base!r}")
+        if scalar is not None:
+            if base not in (int, float):
+                raise SchemaError(f"number marker {scalar.name} on {base!r}")
+            return ScalarN(scalar, duration)
+        return self.build(base, ctx=ctx)
+
+    def _enum(self, cls: type, scalar: "Scalar | None", ctx: str) -> Node:
+        if not issubclass(cls, int):
+            raise SchemaError(f"enum {cls.__name__} must be an IntEnum / IntFlag (its wire value is an integer)")
+        if scalar is None:
+            under = cls.__dict__.get("__underlying__")
+            if under is None:
+                for base in cls.__mro__:
+                    under = base.__dict__.get("__underlying__")
+                    if under is not None:
+                        break
+            if under is not None:
+                from .types import _scalar_of
+                scalar = _scalar_of(under)
+                if scalar is None:
+                    raise SchemaError(f"{cls.__name__}.__underlying__ must be an integer marker such as u8")
+        if scalar is None:
+            from .types import I32
+            scalar = I32  # like a C++ `enum class` without an underlying type
+        if scalar.is_float:
+            raise SchemaError(f"enum {cls.__name__}: underlying type must be an integer, not {scalar.name}")
+        return EnumN(cls, scalar)
+
+    def _union(self, args: tuple, ctx: str) -> Node:
+        has_none = type(None) in args
+        alts = [a for a in args if a is not type(None)]
+        if not alts:
+            raise SchemaError("a union of None alone has no layout")
+        if len(alts) == 1:
+            inner = self.build(alts[0], ctx=ctx)
+        else:
+            inner = VariantN([self.build(a, ctx=ctx) for a in alts], tagged=False)
+        if has_none:
+            if isinstance(inner, OptionalN):
+                raise SchemaError("Optional[Optional[T]] cannot be told apart from Optional[T] in Python")
+            return OptionalN(inner)
+        return inner
+
+    def _struct(self, cls: type) -> StructN:
+        node = self.structs.get(cls)
+        if node is not None:
+            return node
+        node = StructN(cls)
+        self.structs[cls] = node  # before the fields: recursive schemas refer to it
+        try:
+            hints = typing.get_type_hints(cls, include_extras=True)
+        except NameError as e:
+            raise SchemaError(f"cannot resolve the type hints of {cls.__qualname__}: {e}. Define the "
+                              f"referenced classes at module level") from e
+        for f in dataclasses.fields(cls):
+            if not f.init:
+                continue  # not an __init__ parameter: not on the wire
+            if keyword.iskeyword(f.name):
+                raise SchemaError(f"{cls.__name__}.{f.name}: a field cannot be named after a keyword")
+            node.fields.append((f.name, self.build(hints[f.name], ctx=f"{cls.__name__}.{f.name}")))
+            if getattr(f, "kw_only", False) is True:
+                node.kw_only.add(f.name)
+        return node
+
+
+def _is_uniontype(hint: Any) -> bool:
+    import types as _t
+    return isinstance(hint, _t.UnionType)
+
+
+def _numpy_hint(hint: Any) -> "Node | None":
+    """numpy.typing.NDArray[np.float32] and friends (only if numpy is loaded)."""
+    np = sys.modules.get("numpy")
+    if np is None:
+        return None
+    if get_origin(hint) is not np.ndarray:
+        return None
+    args = get_args(hint)
+    dtype_hint = args[1] if len(args) == 2 else None
+    dargs = get_args(dtype_hint) if dtype_hint is not None else ()
+    if not dargs:
+        raise SchemaError(f"{hint!r}: give the element dtype, e.g. NDArray[np.float32]")
+    from .types import SCALARS
+    try:
+        dt = np.dtype(dargs[0])
+    except TypeError as e:
+        raise SchemaError(f"{hint!r}: unsupported dtype") from e
+    name = {"u": "u", "i": "i", "f": "f"}.get(dt.kind)
+    spec = SCALARS.get(f"{name}{dt.itemsize * 8}") if name else None
+    if spec is None:
+        raise SchemaError(f"{hint!r}: dtype {dt} has no wire type (use an integer or float dtype)")
+    return ListN(ScalarN(spec), "ndarray")
+
+
+def build_node(hint: Any) -> Node:
+    return _Builder().build(hint)
+
+
+# ---------------------------------------------------------------------------
+# facts about nodes
+
+
+def runtime_types(node: Node) -> tuple:
+    """The Python classes an untagged union dispatches on for this alternative."""
+    if isinstance(node, (ScalarN, BitsetN)):
+        return (float,) if isinstance(node, ScalarN) and node.spec.is_float else (int,)
+    if isinstance(node, BoolN):
+        return (bool,)
+    if isinstance(node, EnumN):
+        return (node.cls,)
+    if isinstance(node, StrN):
+        return (str,)
+    if isinstance(node, BytesN):
+        return (bytes, bytearray)
+    if isinstance(node, (ListN, ArrayN)):
+        if node.container == "ndarray":
+            np = sys.modules.get("numpy")
+            return (np.ndarray,) if np is not None else ()
+        return (tuple,) if node.container == "tuple" else (list,)
+    if isinstance(node, TupleN):
+        return (tuple,)
+    if isinstance(node, MapN):
+        return (dict,)
+    if isinstance(node, SetN):
+        return (frozenset,) if node.frozen else (set,)
+    if isinstance(node, StructN):
+        return (node.cls,)
+    if isinstance(node, MonostateN):
+        return (Monostate,)
+    if isinstance(node, VariantN) and node.tagged:
+        return (Variant,)
+    raise SchemaError(f"{node.describe()} cannot be an alternative of an untagged union "
+                      f"(use TaggedUnion[...])")
+
+
+def _require_hashable(node: Node, what: str, ctx: str, seen: "set | None" = None) -> None:
+    seen = seen if seen is not None else set()
+    where = f" in {ctx}" if ctx else ""
+    if isinstance(node, (ListN, ArrayN)):
+        if node.container != "tuple":
+            raise SchemaError(f"{what} {node.describe()}{where} decodes to an unhashable value: use tuple[T, ...] "
+                              f"(or Annotated[tuple[T, ...], Fixed(n)])")
+        _require_hashable(node.elem, what, ctx, seen)
+    elif isinstance(node, (MapN,)) or (isinstance(node, SetN) and not node.frozen):
+        raise SchemaError(f"{what} {node.describe()}{where} decodes to an unhashable value (use frozenset)")
+    elif isinstance(node, SetN):
+        _require_hashable(node.elem, what, ctx, seen)
+    elif isinstance(node, TupleN):
+        for e in node.elems:
+            _require_hashable(e, what, ctx, seen)
+    elif isinstance(node, OptionalN):
+        _require_hashable(node.inner, what, ctx, seen)
+    elif isinstance(node, VariantN):
+        for a in node.alts:
+            _require_hashable(a, what, ctx, seen)
+    elif isinstance(node, StructN):
+        if node in seen:
+            return
+        seen.add(node)
+        params = getattr(node.cls, "__dataclass_params__", None)
+        if node.cls.__hash__ is None or not (params and (params.frozen or params.unsafe_hash)):
+            if node.cls.__hash__ is None:
+                raise SchemaError(f"{what} {node.name}{where} is not hashable: declare it @dataclass(frozen=True)")
+        for _, f in node.fields:
+            _require_hashable(f, what, ctx, seen)
+
+
+def cxx_trivially_copyable(node: Node, _stack: "tuple" = ()) -> bool:
+    """Whether the C++ counterpart of `node` is trivially copyable (native
+    format: copied as memory, padding included)."""
+    if isinstance(node, (ScalarN, BoolN, EnumN, BitsetN, MonostateN)):
+        return True
+    if isinstance(node, ArrayN):
+        return cxx_trivially_copyable(node.elem, _stack)
+    if isinstance(node, OptionalN):
+        return cxx_trivially_copyable(node.inner, _stack)
+    if isinstance(node, VariantN):
+        return all(cxx_trivially_copyable(a, _stack) for a in node.alts)
+    if isinstance(node, TupleN):
+        return not node.elems  # std::tuple<> only; pair/tuple have user-provided assignment
+    if isinstance(node, StructN):
+        if node._tc is not None:
+            return node._tc
+        if node in _stack:
+            return False
+        if node.trivial is not None:
+            node._tc = bool(node.trivial)
+        else:
+            node._tc = all(cxx_trivially_copyable(f, _stack + (node,)) for _, f in node.fields)
+        return node._tc
+    return False
+
+
+# ---------------------------------------------------------------------------
+# fixed layouts
+
+
+@dataclasses.dataclass
+class Leaf:
+    """One struct-module item of a fixed layout."""
+
+    offset: int
+    code: str  # 'B', 'H', ..., 'd', or '<k>s'
+    size: int
+    node: Node  # ScalarN / BoolN / EnumN / BitsetN
+    path: tuple  # path segments from the laid-out node to this leaf
+
+
+@dataclasses.dataclass
+class Layout:
+    size: int
+    align: int
+    leaves: list  # in wire order (== offset order)
+
+    def fmt(self) -> str:
+        """The struct-module format of this layout, padding as 'x'."""
+        out = ["<"]
+        at = 0
+        for leaf in self.leaves:
+            if leaf.offset > at:
+                out.append(f"{leaf.offset - at}x")
+            out.append(leaf.code)
+            at = leaf.offset + leaf.size
+        if self.size > at:
+            out.append(f"{self.size - at}x")
+        return "".join(out)
+
+    def has_padding(self) -> bool:
+        return sum(l.size for l in self.leaves) != self.size
+
+
+def _shift(leaves: list, by: int, seg: Any) -> list:
+    return [Leaf(l.offset + by, l.code, l.size, l.node, (seg,) + l.path) for l in leaves]
+
+
+def layout(node: Node, native: bool, in_tc: bool = False) -> "Layout | None":
+    """The fixed layout of `node`, or None if its encoding has no fixed size
+    (or is not a plain run of scalars). in_tc: inside a native trivially
+    copyable struct (memory layout)."""
+    key = (native, in_tc)
+    if key in node._layout:
+        return node._layout[key]
+    node._layout[key] = None  # recursion guard: a struct containing itself is not fixed
+    result = _layout(node, native, in_tc)
+    node._layout[key] = result
+    return result
+
+
+def _layout(node: Node, native: bool, in_tc: bool) -> "Layout | None":
+    if isinstance(node, (ScalarN, EnumN)):
+        s = node.spec
+        return Layout(s.size, s.size, [Leaf(0, s.code, s.size, node, ())])
+    if isinstance(node, BoolN):
+        return Layout(1, 1, [Leaf(0, "B", 1, node, ())])
+    if isinstance(node, BitsetN):
+        size = node.size(native)
+        if size == 0:
+            return Layout(0, 1, [])
+        code = {1: "B", 2: "H", 4: "I", 8: "Q"}.get(size, f"{size}s")
+        return Layout(size, node.align(native), [Leaf(0, code, size, node, ())])
+    if isinstance(node, MonostateN):
+        if in_tc:
+            return None
+        return Layout(0, 1, [])
+    if isinstance(node, ArrayN):
+        if node.container == "ndarray":
+            return None
+        el = layout(node.elem, native, in_tc)
+        if el is None or (in_tc and node.n == 0):
+            return None
+        leaves: list = []
+        for i in range(node.n):
+            leaves += _shift(el.leaves, i * el.size, i)
+        return Layout(el.size * node.n, el.align, leaves)
+    if isinstance(node, TupleN):
+        if in_tc:
+            return None
+        return _sequence([layout(e, native, False) for e in node.elems], list(range(len(node.elems))))
+    if isinstance(node, StructN):
+        names = [n for n, _ in node.fields]
+        if native and cxx_trivially_copyable(node):
+            subs = [layout(f, native, True) for _, f in node.fields]
+            for (name, f), sub in zip(node.fields, subs):
+                if sub is None:
+                    raise SchemaError(
+                        f"native format: {node.name} is trivially copyable in C++ (copied as raw memory), "
+                        f"but field {name!r} ({f.describe()}) has no memory layout this package models "
+                        f"(std::optional / std::variant / empty members). Use the portable format, or "
+                        f"set {node.name}.__trivially_copyable__ = False if the C++ type is not.")
+            leaves = []
+            at = 0
+            align = 1
+            for name, sub in zip(names, subs):
+                at = -(-at // sub.align) * sub.align
+                leaves += _shift(sub.leaves, at, name)
+                at += sub.size
+                align = max(align, sub.align)
+            size = max(1, -(-at // align) * align)
+            return Layout(size, align, leaves)
+        if in_tc:
+            return None
+        return _sequence([layout(f, native, False) for _, f in node.fields], names)
+    return None
+
+
+def _sequence(subs: list, segs: list) -> "Layout | None":
+    if any(s is None for s in subs):
+        return None
+    leaves: list = []
+    at = 0
+    for sub, seg in zip(subs, segs):
+        leaves += _shift(sub.leaves, at, seg)
+        at += sub.size
+    return Layout(at, 1, leaves)
+
+
+def min_size(node: Node, native: bool) -> int:
+    """Fewest bytes any encoding of `node` takes (the bound a count prefix is
+    checked against, like the C++ min_size_of)."""
+    if native in node._min:
+        return node._min[native]
+    node._min[native] = 0  # recursion guard
+    lay = layout(node, native)
+    if lay is not None:
+        result = lay.size
+    elif isinstance(node, (StrN, BytesN, ListN, MapN, SetN)):
+        result = LENGTH_PREFIX
+    elif isinstance(node, OptionalN):
+        result = 1
+    elif isinstance(node, VariantN):
+        result = VARIANT_INDEX + min(min_size(a, native) for a in node.alts)
+    elif isinstance(node, TupleN):
+        result = sum(min_size(e, native) for e in node.elems)
+    elif isinstance(node, ArrayN):
+        result = node.n * min_size(node.elem, native)
+    elif isinstance(node, StructN):
+        result = sum(min_size(f, native) for _, f in node.fields)
+    else:
+        result = 0
+    node._min[native] = result
+    return result
+
+
+def element_min(node: Node, native: bool) -> int:
+    """Per-element bytes used in the count check: max(1, min_size), as in the
+    C++ count_fits (a count can never exceed the bytes left, even for
+    elements that encode to nothing)."""
+    return max(1, min_size(node, native))

@@ -1,0 +1,423 @@
+"""Reference interpreter: decodes with full offset/path tracking, and explains
+why a value cannot be encoded.
+
+The generated fast path (``_codegen.py``) only signals *that* input is
+malformed; when it does, the same bytes are decoded again here to raise a
+``DecodeError`` saying what and where. The interpreter is also an independent
+implementation of the format that the tests compare the fast path against.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from typing import Any
+
+from ._schema import (ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, MapN, MonostateN, Node, OptionalN,
+                      ScalarN, SetN, StrN, StructN, TupleN, VariantN, element_min, layout, min_size)
+from .errors import DecodeError, EncodeError, ErrorKind as K
+from .types import Monostate, Variant
+
+_U64 = struct.Struct("<Q")
+_U32 = struct.Struct("<I")
+_LEAF_STRUCTS: dict = {}
+
+
+def _leaf_struct(code: str) -> struct.Struct:
+    s = _LEAF_STRUCTS.get(code)
+    if s is None:
+        s = _LEAF_STRUCTS[code] = struct.Struct("<" + code)
+    return s
+
+
+def format_path(root: str, segs: list) -> str:
+    out = [root]
+    for s in segs:
+        if isinstance(s, int):
+            out.append(f"[{s}]")
+        else:
+            out.append(s if s[:1] in "[<" else f".{s}")
+    return "".join(out)
+
+
+def root_name(node: Node) -> str:
+    return node.name if isinstance(node, StructN) else node.describe()
+
+
+class _Reader:
+    __slots__ = ("buf", "end", "native", "path", "root")
+
+    def __init__(self, buf, native: bool, root: str) -> None:
+        self.buf = buf
+        self.end = len(buf)
+        self.native = native
+        self.path: list = []
+        self.root = root
+
+    def fail(self, kind: str, offset: int, detail: str, extra: tuple = (), needed: "int | None" = None):
+        raise DecodeError(kind, offset, format_path(self.root, self.path + list(extra)), detail, needed)
+
+    def need(self, pos: int, n: int, what: str, extra: tuple = ()) -> None:
+        if pos + n > self.end:
+            have = max(0, self.end - pos)
+            self.fail(K.TRUNCATED, pos, f"{what} needs {n} byte{'s' if n != 1 else ''}, "
+                      f"{have} remain{'s' if have == 1 else ''}", extra, needed=pos + n)
+
+    def count(self, pos: int, per_item: int, what: str) -> "tuple[int, int]":
+        self.need(pos, 8, f"{what} length prefix")
+        (n,) = _U64.unpack_from(self.buf, pos)
+        left = self.end - pos - 8
+        if n > left // per_item:
+            unit = "bytes" if per_item == 1 else f"elements of at least {per_item} bytes"
+            self.fail(K.LENGTH_EXCEEDS_INPUT, pos,
+                      f"{what} declares {n} {unit} but only {left} byte{'s' if left != 1 else ''} "
+                      f"follow{'s' if left == 1 else ''} the length prefix",
+                      needed=pos + 8 + n * per_item)
+        return n, pos + 8
+
+
+def slow_decode(node: Node, native: bool, buf, pos: int) -> "tuple[Any, int]":
+    r = _Reader(buf, native, root_name(node))
+    try:
+        return _dec(r, node, pos)
+    except RecursionError:
+        raise DecodeError(K.LIMIT_EXCEEDED, pos, r.root, "nesting too deep for the Python interpreter "
+                          "(recursive schema)") from None
+
+
+def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
+    lay = layout(node, r.native)
+    if lay is not None:
+        values = []
+        for leaf in lay.leaves:
+            at = pos + leaf.offset
+            r.need(at, leaf.size, leaf.node.describe(), _segs(leaf.path))
+            (v,) = _leaf_struct(leaf.code).unpack_from(r.buf, at)
+            values.append(_check_leaf(r, leaf, v, at, pos))
+        r.need(pos, lay.size, f"{node.describe()} (with padding)")
+        it = iter(values)
+        return _build(r, node, it), pos + lay.size
+    if isinstance(node, StrN):
+        n, pos = r.count(pos, 1, "string")
+        raw = bytes(r.buf[pos:pos + n])
+        try:
+            return raw.decode("utf-8"), pos + n
+        except UnicodeDecodeError as e:
+            r.fail(K.INVALID_UTF8, pos + e.start, f"string bytes are not UTF-8 ({e.reason} at string byte "
+                   f"{e.start}); use a `bytes` field for raw std::string contents")
+    if isinstance(node, BytesN):
+        n, pos = r.count(pos, 1, "bytes")
+        return bytes(r.buf[pos:pos + n]), pos + n
+    if isinstance(node, ListN):
+        n, pos = r.count(pos, element_min(node.elem, r.native), "list")
+        out = []
+        for i in range(n):
+            r.path.append(i)
+            v, pos = _dec(r, node.elem, pos)
+            r.path.pop()
+            out.append(v)
+        return _container(node, out), pos
+    if isinstance(node, ArrayN):
+        out = []
+        for i in range(node.n):
+            r.path.append(i)
+            v, pos = _dec(r, node.elem, pos)
+            r.path.pop()
+            out.append(v)
+        return _container(node, out), pos
+    if isinstance(node, OptionalN):
+        r.need(pos, 1, "optional presence byte")
+        flag = r.buf[pos]
+        if flag == 0:
+            return None, pos + 1
+        if flag != 1:
+            r.fail(K.INVALID_OPTIONAL_FLAG, pos, f"optional presence byte is {flag:#04x}, not 0 or 1")
+        return _dec(r, node.inner, pos + 1)
+    if isinstance(node, VariantN):
+        r.need(pos, 4, "variant index")
+        (idx,) = _U32.unpack_from(r.buf, pos)
+        if idx >= len(node.alts):
+            r.fail(K.VARIANT_INDEX_OUT_OF_RANGE, pos,
+                   f"variant index {idx} but {node.describe()} has {len(node.alts)} alternatives")
+        alt = node.alts[idx]
+        r.path.append(f"<{idx}:{alt.describe()}>")
+        v, pos = _dec(r, alt, pos + 4)
+        r.path.pop()
+        return (Variant(idx, v) if node.tagged else v), pos
+    if isinstance(node, TupleN):
+        out = []
+        for i, e in enumerate(node.elems):
+            r.path.append(i)
+            v, pos = _dec(r, e, pos)
+            r.path.pop()
+            out.append(v)
+        return tuple(out), pos
+    if isinstance(node, MapN):
+        per = max(1, min_size(node.key, r.native) + min_size(node.value, r.native))
+        n, pos = r.count(pos, per, "map")
+        d: dict = {}
+        for i in range(n):
+            at = pos
+            r.path.append(f"[#{i}].key")
+            k, pos = _dec(r, node.key, pos)
+            if k in d:
+                r.fail(K.DUPLICATE_KEY, at, f"key {k!r} appears twice in the map")
+            r.path[-1] = f"[#{i}].value"
+            v, pos = _dec(r, node.value, pos)
+            r.path.pop()
+            d[k] = v
+        return d, pos
+    if isinstance(node, SetN):
+        n, pos = r.count(pos, element_min(node.elem, r.native), "set")
+        s: set = set()
+        for i in range(n):
+            at = pos
+            r.path.append(f"[#{i}]")
+            k, pos = _dec(r, node.elem, pos)
+            if k in s:
+                r.fail(K.DUPLICATE_KEY, at, f"element {k!r} appears twice in the set")
+            r.path.pop()
+            s.add(k)
+        return (frozenset(s) if node.frozen else s), pos
+    if isinstance(node, StructN):
+        vals = []
+        for name, f in node.fields:
+            r.path.append(name)
+            v, pos = _dec(r, f, pos)
+            r.path.pop()
+            vals.append(v)
+        return _construct(node, vals), pos
+    if isinstance(node, MonostateN):
+        return Monostate(), pos
+    raise AssertionError(node)
+
+
+def _segs(path: tuple) -> tuple:
+    return tuple(path)
+
+
+def _container(node, items: list):
+    if node.container == "tuple":
+        return tuple(items)
+    if node.container == "ndarray":
+        import numpy as np
+        code = node.elem.spec.code
+        return np.array(items, dtype="<" + {"B": "u1", "H": "u2", "I": "u4", "Q": "u8", "b": "i1", "h": "i2",
+                                             "i": "i4", "q": "i8", "f": "f4", "d": "f8"}[code])
+    return items
+
+
+def _check_leaf(r: _Reader, leaf, v, at: int, base: int):
+    node = leaf.node
+    if isinstance(node, BoolN):
+        if v > 1:
+            r.fail(K.INVALID_BOOL, at, f"bool byte is {v:#04x}, not 0 or 1", _segs(leaf.path))
+        return v == 1
+    if isinstance(node, EnumN):
+        if node.is_flag:
+            return node.cls(v)
+        m = node.members.get(v)
+        if m is None:
+            r.fail(K.INVALID_ENUM, at, f"{v} is not a value of {node.cls.__name__} "
+                   f"(members: {sorted(node.members)})", _segs(leaf.path))
+        return m
+    if isinstance(node, BitsetN):
+        if isinstance(v, bytes):
+            v = int.from_bytes(v, "little")
+        if v >> node.n:
+            size = node.size(r.native)
+            # like the C++ codec: portable reports the last byte, native the bitset's start
+            off = at if r.native else at + size - 1
+            r.fail(K.INVALID_BITSET, off, f"bits set at positions >= {node.n} (value {v:#x})",
+                   _segs(leaf.path))
+        return v
+    return v
+
+
+def _build(r: _Reader, node: Node, it):
+    if isinstance(node, (ScalarN, BoolN, EnumN)):
+        return next(it)
+    if isinstance(node, BitsetN):
+        return next(it) if node.size(r.native) else 0
+    if isinstance(node, MonostateN):
+        return Monostate()
+    if isinstance(node, ArrayN):
+        return _container(node, [_build(r, node.elem, it) for _ in range(node.n)])
+    if isinstance(node, TupleN):
+        return tuple(_build(r, e, it) for e in node.elems)
+    if isinstance(node, StructN):
+        return _construct(node, [_build(r, f, it) for _, f in node.fields])
+    raise AssertionError(node)
+
+
+def _construct(node: StructN, vals: list):
+    args = []
+    kwargs = {}
+    for (name, _), v in zip(node.fields, vals):
+        if name in node.kw_only:
+            kwargs[name] = v
+        else:
+            args.append(v)
+    return node.cls(*args, **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# encoding diagnosis
+
+
+def diagnose(node: Node, native: bool, value: Any) -> EncodeError:
+    """The EncodeError explaining why `value` cannot be encoded as `node`
+    (or a generic one if no reason is found)."""
+    segs: list = []
+    root = root_name(node)
+    try:
+        msg = _why(node, native, value, segs)
+    except RecursionError:
+        return EncodeError(root, "nesting too deep (recursive value)")
+    if msg is None:
+        return None
+    return EncodeError(format_path(root, segs), msg)
+
+
+def _tname(v: Any) -> str:
+    return type(v).__name__
+
+
+def _why(node: Node, native: bool, v: Any, segs: list) -> "str | None":
+    if isinstance(node, ScalarN):
+        s = node.spec
+        if s.is_float:
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                if not hasattr(v, "__float__") or isinstance(v, (str, bytes)):
+                    return f"expected a float for {s.name}, got {_tname(v)}"
+            if s.code == "f":
+                try:
+                    struct.pack("<f", v)
+                except (OverflowError, struct.error, TypeError) as e:
+                    return f"{v!r} does not fit in f32 ({e})"
+            return None
+        if not isinstance(v, int) and not hasattr(v, "__index__"):
+            return f"expected an int for {s.name}, got {_tname(v)}"
+        iv = int(v.__index__())
+        if not (s.min <= iv <= s.max):
+            return f"{iv} is out of range for {s.name} ({s.min}..{s.max})"
+        return None
+    if isinstance(node, BoolN):
+        if v is True or v is False or (type(v) is int and v in (0, 1)):
+            return None
+        return f"expected a bool, got {v!r}"
+    if isinstance(node, EnumN):
+        if not isinstance(v, int):
+            return f"expected a {node.cls.__name__}, got {_tname(v)}"
+        if not node.is_flag and v not in node.members:
+            return f"{v!r} is not a member of {node.cls.__name__}"
+        if not (node.spec.min <= int(v) <= node.spec.max):
+            return f"{int(v)} is out of range for {node.cls.__name__}'s underlying {node.spec.name}"
+        return None
+    if isinstance(node, BitsetN):
+        if not isinstance(v, int) or isinstance(v, bool):
+            return f"expected an int holding the bits of Bitset({node.n}), got {_tname(v)}"
+        if v < 0 or v >> node.n:
+            return f"{v:#x} does not fit in Bitset({node.n}) (0 <= value < 2**{node.n})"
+        return None
+    if isinstance(node, StrN):
+        if not isinstance(v, str):
+            return f"expected a str, got {_tname(v)}"
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError as e:
+            return f"string is not encodable as UTF-8 ({e.reason} at index {e.start})"
+        return None
+    if isinstance(node, BytesN):
+        if not isinstance(v, (bytes, bytearray, memoryview)):
+            return f"expected bytes, got {_tname(v)}"
+        return None
+    if isinstance(node, (ListN, ArrayN)):
+        np = sys.modules.get("numpy")
+        is_nd = np is not None and isinstance(v, np.ndarray)
+        if node.container == "ndarray" or (is_nd and isinstance(node.elem, ScalarN)):
+            if not (is_nd or isinstance(v, (list, tuple))):
+                return f"expected a numpy array or sequence, got {_tname(v)}"
+            if is_nd:
+                if v.ndim != 1:
+                    return f"expected a 1-D array, got {v.ndim} dimensions"
+                v = v.tolist()
+        elif not isinstance(v, (list, tuple)):
+            return f"expected a list, got {_tname(v)}"
+        if isinstance(node, ArrayN) and len(v) != node.n:
+            return f"fixed-size array needs exactly {node.n} elements, got {len(v)}"
+        for i, e in enumerate(v):
+            segs.append(i)
+            msg = _why(node.elem, native, e, segs)
+            if msg:
+                return msg
+            segs.pop()
+        return None
+    if isinstance(node, OptionalN):
+        return None if v is None else _why(node.inner, native, v, segs)
+    if isinstance(node, VariantN):
+        if node.tagged:
+            if not isinstance(v, Variant):
+                return f"expected Variant(index, value), got {_tname(v)}"
+            if not (isinstance(v.index, int) and 0 <= v.index < len(node.alts)):
+                return f"variant index {v.index!r} out of range ({len(node.alts)} alternatives)"
+            idx, x = v.index, v.value
+        else:
+            idx = node.index_of(v)
+            if idx is None:
+                return (f"{_tname(v)} is none of the alternatives of {node.describe()}")
+            x = v
+        segs.append(f"<{idx}:{node.alts[idx].describe()}>")
+        msg = _why(node.alts[idx], native, x, segs)
+        if msg:
+            return msg
+        segs.pop()
+        return None
+    if isinstance(node, TupleN):
+        if not isinstance(v, (tuple, list)) or len(v) != len(node.elems):
+            return f"expected a tuple of {len(node.elems)} elements, got {v!r:.80}"
+        for i, (e, x) in enumerate(zip(node.elems, v)):
+            segs.append(i)
+            msg = _why(e, native, x, segs)
+            if msg:
+                return msg
+            segs.pop()
+        return None
+    if isinstance(node, MapN):
+        if not isinstance(v, dict):
+            return f"expected a dict, got {_tname(v)}"
+        for k, x in v.items():
+            segs.append(f"[{k!r}]")
+            msg = _why(node.key, native, k, segs) or _why(node.value, native, x, segs)
+            if msg:
+                return msg
+            segs.pop()
+        return None
+    if isinstance(node, SetN):
+        if not isinstance(v, (set, frozenset)):
+            return f"expected a set, got {_tname(v)}"
+        for i, x in enumerate(v):
+            segs.append(f"[#{i}]")
+            msg = _why(node.elem, native, x, segs)
+            if msg:
+                return msg
+            segs.pop()
+        return None
+    if isinstance(node, StructN):
+        if not isinstance(v, node.cls):
+            return f"expected a {node.name}, got {_tname(v)}"
+        for name, f in node.fields:
+            segs.append(name)
+            try:
+                x = getattr(v, name)
+            except AttributeError:
+                return f"{node.name} object has no attribute {name!r}"
+            msg = _why(f, native, x, segs)
+            if msg:
+                return msg
+            segs.pop()
+        return None
+    if isinstance(node, MonostateN):
+        return None if isinstance(v, Monostate) or v is None else f"expected Monostate(), got {_tname(v)}"
+    return None
+

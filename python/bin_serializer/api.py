@@ -1,0 +1,309 @@
+"""encode / decode / decode_from / iter_decode and the codec cache."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Iterator
+
+from . import _slow
+from ._codegen import Compiler, LITTLE_ENDIAN_HOST
+from ._schema import Node, build_node, layout
+from .errors import DecodeError, EncodeError, ErrorKind, SchemaError
+
+__all__ = ["encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec"]
+
+FORMATS = ("portable", "native")
+
+_COMPILERS: dict = {}
+
+
+class Codec:
+    """The compiled encoder/decoder of one type hint in one format.
+
+    Obtained from ``compile_codec(hint, format)``; ``encode``/``decode`` build
+    and cache one per (hint, format, arrays) on first use."""
+
+    __slots__ = ("hint", "format", "node", "native", "fast_decode", "fast_encode", "decode_many",
+                 "fixed_size", "min_size", "name")
+
+    def __init__(self, hint: Any, fmt: str, arrays: bool) -> None:
+        if fmt not in FORMATS:
+            raise ValueError(f"format must be 'portable' or 'native', not {fmt!r}")
+        native = fmt == "native"
+        if native and not LITTLE_ENDIAN_HOST:
+            raise SchemaError("the native format is only supported on little-endian hosts")
+        self.hint = hint
+        self.format = fmt
+        self.native = native
+        self.node: Node = build_node(hint)
+        comp = _COMPILERS.get((native, arrays))
+        if comp is None:
+            comp = _COMPILERS[(native, arrays)] = Compiler(native, arrays)
+        lay = layout(self.node, native)  # raises SchemaError for unsupported native layouts
+        self.fixed_size = lay.size if lay is not None else None
+        from ._schema import min_size
+        self.min_size = min_size(self.node, native)
+        self.fast_decode = comp.decoder(self.node)
+        self.fast_encode = comp.encoder(self.node)
+        self.decode_many = comp.many_decoder(self.node)
+        self.name = _slow.root_name(self.node)
+
+    def fail(self, buf, pos: int, exc: BaseException):
+        """Called when the fast decoder raised: decode again with the reference
+        interpreter, which raises the precise DecodeError."""
+        try:
+            _slow.slow_decode(self.node, self.native, buf, pos)
+        except DecodeError as e:
+            raise e from None
+        if isinstance(exc, RecursionError):
+            raise DecodeError(ErrorKind.LIMIT_EXCEEDED, pos, self.name,
+                              "nesting too deep for the Python interpreter") from None
+        raise RuntimeError(f"bin_serializer internal error: the compiled decoder of {self.name} failed "
+                           f"({exc!r}) but the reference decoder accepted the input") from exc
+
+    def encode(self, value: Any) -> bytes:
+        out = bytearray()
+        try:
+            self.fast_encode(value, out)
+        except Exception as exc:  # noqa: BLE001 - any failure is diagnosed below
+            err = _slow.diagnose(self.node, self.native, value)
+            if err is None:
+                err = EncodeError(self.name, f"{type(exc).__name__}: {exc}")
+            raise err from None
+        return bytes(out)
+
+    def decode_from(self, buf, pos: int = 0):
+        try:
+            return self.fast_decode(buf, pos)
+        except Exception as exc:  # noqa: BLE001
+            self.fail(buf, pos, exc)
+
+    def __repr__(self) -> str:
+        return f"<Codec {self.node.describe()} ({self.format})>"
+
+
+# hint -> Codec, one table per (format, arrays): the hot-path lookup is one
+# dict.get keyed by the class itself.
+_TABLES: dict = {(f, a): {} for f in FORMATS for a in (False, True)}
+_PLAIN = {f: _TABLES[(f, False)] for f in FORMATS}
+
+
+def compile_codec(hint: Any, format: str = "portable", *, arrays: bool = False) -> Codec:
+    """The cached Codec for a type hint (a dataclass, ``list[u32]``, ``str``, ...)."""
+    table = _TABLES.get((format, bool(arrays)))
+    if table is None:
+        raise ValueError(f"format must be 'portable' or 'native', not {format!r}")
+    try:
+        codec = table.get(hint)
+    except TypeError:  # unhashable hint
+        return Codec(hint, format, arrays)
+    if codec is None:
+        codec = table[hint] = Codec(hint, format, arrays)
+    return codec
+
+
+def _lookup(hint: Any, format: str, arrays: bool) -> Codec:
+    if not arrays:
+        table = _PLAIN.get(format)
+        if table is not None:
+            codec = table.get(hint)
+            if codec is not None:
+                return codec
+    return compile_codec(hint, format, arrays=arrays)
+
+
+def _as_buffer(data: Any):
+    if type(data) is bytes or type(data) is bytearray:
+        return data
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    try:
+        mv = memoryview(data)
+    except TypeError:
+        raise TypeError(f"expected a bytes-like object, got {type(data).__name__}") from None
+    if mv.format != "B" or mv.ndim != 1:
+        if not mv.c_contiguous:
+            return mv.tobytes()
+        mv = mv.cast("B")
+    return mv
+
+
+def encode(obj: Any, format: str = "portable", *, schema: Any = None, arrays: bool = False) -> bytes:
+    """Encodes one message. `obj` is a dataclass instance, or any value with
+    `schema=` its type hint (``encode([1, 2], schema=list[u32])``)."""
+    hint = schema if schema is not None else type(obj)
+    return _lookup(hint, format, arrays).encode(obj)
+
+
+def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: bool = False,
+           arrays: bool = False) -> Any:
+    """Decodes one message of type `cls` from `data` (bytes-like). The whole
+    input must be consumed unless allow_trailing=True. arrays=True decodes
+    lists of numbers as numpy arrays."""
+    codec = _PLAIN[format].get(cls) if not arrays and format in _PLAIN else None
+    if codec is None:
+        codec = _lookup(cls, format, arrays)
+    buf = data if type(data) is bytes else _as_buffer(data)
+    try:
+        value, pos = codec.fast_decode(buf, 0)
+    except Exception as exc:  # noqa: BLE001
+        codec.fail(buf, 0, exc)
+    if pos != len(buf) and not allow_trailing:
+        raise DecodeError(ErrorKind.TRAILING_BYTES, pos, codec.name,
+                          f"{len(buf) - pos} byte{'s' if len(buf) - pos != 1 else ''} left after the "
+                          f"message (pass allow_trailing=True, or use decode_from / iter_decode)")
+    return value
+
+
+def decode_from(cls: Any, data: Any, offset: int = 0, format: str = "portable", *,
+                arrays: bool = False) -> "tuple[Any, int]":
+    """Decodes one message starting at `offset`; returns (value, offset after it)."""
+    codec = _lookup(cls, format, arrays)
+    buf = data if type(data) is bytes else _as_buffer(data)
+    if not 0 <= offset <= len(buf):
+        raise ValueError(f"offset {offset} outside the input (0..{len(buf)})")
+    try:
+        return codec.fast_decode(buf, offset)
+    except Exception as exc:  # noqa: BLE001
+        codec.fail(buf, offset, exc)
+
+
+_TRUNCATION = (ErrorKind.TRUNCATED, ErrorKind.LENGTH_EXCEEDS_INPUT)
+
+
+def iter_decode(cls: Any, source: Any, format: str = "portable", *, arrays: bool = False,
+                chunk_size: int = 1 << 20, max_message_size: "int | None" = None,
+                batch: int = 4096) -> Iterator[Any]:
+    """Yields the messages of a stream of back-to-back messages of type `cls`.
+
+    `source` is bytes-like (bytes, bytearray, memoryview, mmap, ...) or a binary
+    file object (anything with ``read(n)``), which is read `chunk_size` bytes
+    at a time: memory holds one chunk (or one message, if larger) plus at most
+    `batch` decoded values, never the whole stream. A stream that ends inside a
+    message raises DecodeError (truncated). Error offsets count from the start
+    of the stream. `max_message_size` bounds the bytes buffered for one message
+    (a hostile length prefix then fails instead of buffering the whole stream).
+    """
+    codec = _lookup(cls, format, arrays)
+    if hasattr(source, "read"):
+        return _iter_file(codec, source, chunk_size, max_message_size, batch)
+    buf = source if type(source) is bytes else _as_buffer(source)
+    if isinstance(buf, memoryview):
+        # Windows of bytes: slices of bytes objects are cheaper than of views.
+        return _iter_file(codec, _ViewReader(buf), chunk_size, max_message_size, batch)
+    return _iter_buffer(codec, buf, batch)
+
+
+def _iter_buffer(codec: Codec, buf, batch: int) -> Iterator[Any]:
+    pos = 0
+    end = len(buf)
+    size = codec.fixed_size
+    many = codec.decode_many
+    dec = codec.fast_decode
+    while pos < end:
+        if many is not None:
+            n = min((end - pos) // size, batch)
+            if n:
+                try:
+                    values = many(buf, pos, n)
+                except Exception:  # noqa: BLE001 - locate the bad message one by one
+                    values = None
+                if values is not None:
+                    pos += n * size
+                    yield from values
+                    continue
+        try:
+            value, pos = dec(buf, pos)
+        except Exception as exc:  # noqa: BLE001
+            codec.fail(buf, pos, exc)
+        yield value
+
+
+class _ViewReader:
+    def __init__(self, mv: memoryview) -> None:
+        self.mv = mv
+        self.pos = 0
+
+    def read(self, n: int) -> bytes:
+        chunk = self.mv[self.pos:self.pos + n].tobytes()
+        self.pos += len(chunk)
+        return chunk
+
+
+def _iter_file(codec: Codec, f, chunk_size: int, max_message_size: "int | None",
+               batch: int) -> Iterator[Any]:
+    if chunk_size <= 0:
+        raise ValueError("chunk_size must be positive")
+    size = codec.fixed_size
+    many = codec.decode_many
+    dec = codec.fast_decode
+    buf = b""
+    pos = 0
+    base = 0  # stream offset of buf[0]
+    eof = False
+
+    def refill(want: int) -> None:
+        """Keeps buf[pos:], then reads until at least `want` bytes are buffered past pos (or EOF)."""
+        nonlocal buf, pos, base, eof
+        parts = [buf[pos:]]
+        have = len(parts[0])
+        base += pos
+        pos = 0
+        while have < want and not eof:
+            # bigger reads for a big message, but never more than 16 MiB at once:
+            # memory follows the bytes actually received, not a length prefix
+            chunk = f.read(max(chunk_size, min(want - have, 1 << 24)))
+            if not chunk:
+                eof = True
+                break
+            if not isinstance(chunk, bytes):
+                chunk = bytes(chunk)
+            parts.append(chunk)
+            have += len(chunk)
+        buf = b"".join(parts)
+
+    refill(1)
+    while True:
+        end = len(buf)
+        if pos >= end:
+            if eof:
+                return
+            refill(1)
+            continue
+        if many is not None:
+            n = min((end - pos) // size, batch)
+            if n:
+                try:
+                    values = many(buf, pos, n)
+                except Exception:  # noqa: BLE001
+                    values = None
+                if values is not None:
+                    pos += n * size
+                    yield from values
+                    continue
+        try:
+            value, new_pos = dec(buf, pos)
+        except Exception as exc:  # noqa: BLE001
+            try:
+                codec.fail(buf, pos, exc)
+            except DecodeError as err:
+                if err.kind in _TRUNCATION and not eof:
+                    needed = (err.needed if err.needed is not None else end + 1) - pos
+                    if max_message_size is not None and needed > max_message_size:
+                        _rebase(err, base)
+                        raise DecodeError(ErrorKind.LIMIT_EXCEEDED, err.offset, err.path,
+                                          f"message needs at least {needed} bytes, over max_message_size="
+                                          f"{max_message_size} ({err.detail})") from None
+                    refill(max(needed, end - pos + 1))
+                    continue
+                _rebase(err, base)
+                raise err from None
+        pos = new_pos
+        yield value
+
+
+def _rebase(err: DecodeError, base: int) -> None:
+    err.offset += base
+    if err.needed is not None:
+        err.needed += base
+    err.args = (err.kind, err.offset, err.path, err.detail)

@@ -1,0 +1,100 @@
+"""Exceptions raised by bin_serializer."""
+
+from __future__ import annotations
+
+__all__ = ["BinSerializerError", "DecodeError", "EncodeError", "SchemaError", "ErrorKind"]
+
+
+class ErrorKind:
+    """Values of ``DecodeError.kind``."""
+
+    TRUNCATED = "truncated"  # input ends before a fixed-size item
+    LENGTH_EXCEEDS_INPUT = "length_exceeds_input"  # a length/count prefix larger than the input
+    INVALID_BOOL = "invalid_bool"  # a bool byte other than 0 / 1
+    INVALID_OPTIONAL_FLAG = "invalid_optional_flag"  # an optional presence byte other than 0 / 1
+    VARIANT_INDEX_OUT_OF_RANGE = "variant_index_out_of_range"
+    DUPLICATE_KEY = "duplicate_key"  # a map / set key seen twice
+    INVALID_ENUM = "invalid_enum"  # an integer that is no member of the IntEnum
+    INVALID_BITSET = "invalid_bitset"  # a set bit at position >= N
+    INVALID_UTF8 = "invalid_utf8"  # a str field whose bytes are not UTF-8
+    TRAILING_BYTES = "trailing_bytes"  # decode() did not consume the whole input
+    LIMIT_EXCEEDED = "limit_exceeded"  # nesting too deep for the interpreter / size limit
+
+    # The C++ library's errc for each kind (trailing bytes are not an error there).
+    ERRC = {
+        TRUNCATED: "truncated",
+        LENGTH_EXCEEDS_INPUT: "truncated",
+        INVALID_BOOL: "invalid_value",
+        INVALID_OPTIONAL_FLAG: "invalid_value",
+        VARIANT_INDEX_OUT_OF_RANGE: "invalid_value",
+        DUPLICATE_KEY: "invalid_value",
+        INVALID_ENUM: "invalid_value",
+        INVALID_BITSET: "invalid_value",
+        INVALID_UTF8: "invalid_value",
+        TRAILING_BYTES: None,
+        LIMIT_EXCEEDED: "limit_exceeded",
+    }
+
+
+class BinSerializerError(Exception):
+    """Base class of the package's errors."""
+
+
+class SchemaError(BinSerializerError, TypeError):
+    """A type hint that has no wire layout (raised when a codec is compiled)."""
+
+
+class DecodeError(BinSerializerError, ValueError):
+    """Malformed input.
+
+    Attributes:
+        kind:   what went wrong, one of the ``ErrorKind`` constants
+        offset: byte offset (from the start of the input given to decode /
+                decode_from, or of the stream for iter_decode) of the offending
+                item: the length prefix, the bool byte, the scalar that did not fit...
+        path:   where in the schema, e.g. ``Car.fuel_figures[2].usage_description``
+        detail: a human-readable explanation
+        errc:   the C++ library's ``errc`` name for the same failure (or None)
+        needed: for truncation kinds, the least number of input bytes (from the
+                start of the message) that could make the message complete
+    """
+
+    def __init__(self, kind: str, offset: int, path: str = "", detail: str = "",
+                 needed: "int | None" = None) -> None:
+        super().__init__(kind, offset, path, detail)
+        self.kind = kind
+        self.offset = offset
+        self.path = path
+        self.detail = detail
+        self.needed = needed
+
+    @property
+    def errc(self) -> "str | None":
+        return ErrorKind.ERRC.get(self.kind)
+
+    def __str__(self) -> str:
+        where = f" in {self.path}" if self.path else ""
+        detail = f": {self.detail}" if self.detail else ""
+        return f"{self.kind} at byte offset {self.offset}{where}{detail}"
+
+    def __reduce__(self):  # keep pickling working despite the custom __init__
+        return (DecodeError, (self.kind, self.offset, self.path, self.detail, self.needed))
+
+
+class EncodeError(BinSerializerError, ValueError):
+    """A value that cannot be encoded with its schema (out of range for its
+    width, wrong type, wrong fixed-array length, ...).
+
+    Attributes: ``path`` (e.g. ``Person.scores[1]``) and ``detail``.
+    """
+
+    def __init__(self, path: str, detail: str) -> None:
+        super().__init__(path, detail)
+        self.path = path
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return f"cannot encode {self.path}: {self.detail}" if self.path else f"cannot encode: {self.detail}"
+
+    def __reduce__(self):
+        return (EncodeError, (self.path, self.detail))

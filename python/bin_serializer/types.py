@@ -1,0 +1,224 @@
+"""Schema markers: how a dataclass field's type hint names a wire type.
+
+A schema is a ``@dataclass`` whose fields carry these hints::
+
+    from dataclasses import dataclass
+    from bin_serializer.types import u8, i32, f32, Array, Bitset
+
+    @dataclass
+    class Person:
+        name: str
+        id: i32
+        email: str
+        scores: list[f32]
+
+Every marker is an ``typing.Annotated`` alias, so a field annotated ``x: u32``
+holds a plain ``int`` at run time and static type checkers see ``int``.
+
+=========================  ==========================  ============================
+hint                       C++ type                    Python value
+=========================  ==========================  ============================
+``u8 u16 u32 u64``         ``uint8_t`` ... ``uint64_t``  ``int``
+``i8 i16 i32 i64``         ``int8_t`` ... ``int64_t``    ``int``
+``f32 f64`` (``float``)    ``float`` / ``double``        ``float``
+``bool``                   ``bool``                      ``bool``
+``str``                    ``std::string`` (UTF-8)       ``str``
+``bytes``                  ``std::string`` (raw), ``std::vector<uint8_t>``  ``bytes``
+=========================  ==========================  ============================
+
+See README.md for the full table (containers, optional, variant, ...).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Annotated, Any, NamedTuple
+
+__all__ = [
+    "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64",
+    "Scalar", "Fixed", "Array", "Bitset", "BitsetSpec", "Duration", "DurationSpec",
+    "Monostate", "Variant", "TaggedUnion", "TaggedSpec", "NDArray", "NDArraySpec",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class Scalar:
+    """A fixed-width number: its name, ``struct`` code and size in bytes."""
+
+    name: str
+    code: str
+    size: int
+    is_float: bool = False
+
+    @property
+    def signed(self) -> bool:
+        return self.code.islower() or self.is_float
+
+    @property
+    def min(self) -> int:
+        return -(1 << (8 * self.size - 1)) if self.signed else 0
+
+    @property
+    def max(self) -> int:
+        return (1 << (8 * self.size - 1)) - 1 if self.signed else (1 << (8 * self.size)) - 1
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+U8 = Scalar("u8", "B", 1)
+U16 = Scalar("u16", "H", 2)
+U32 = Scalar("u32", "I", 4)
+U64 = Scalar("u64", "Q", 8)
+I8 = Scalar("i8", "b", 1)
+I16 = Scalar("i16", "h", 2)
+I32 = Scalar("i32", "i", 4)
+I64 = Scalar("i64", "q", 8)
+F32 = Scalar("f32", "f", 4, is_float=True)
+F64 = Scalar("f64", "d", 8, is_float=True)
+
+SCALARS = {s.name: s for s in (U8, U16, U32, U64, I8, I16, I32, I64, F32, F64)}
+
+u8 = Annotated[int, U8]
+u16 = Annotated[int, U16]
+u32 = Annotated[int, U32]
+u64 = Annotated[int, U64]
+i8 = Annotated[int, I8]
+i16 = Annotated[int, I16]
+i32 = Annotated[int, I32]
+i64 = Annotated[int, I64]
+f32 = Annotated[float, F32]
+f64 = Annotated[float, F64]
+
+
+@dataclasses.dataclass(frozen=True)
+class Fixed:
+    """``Annotated[list[T], Fixed(N)]``: a fixed-length array (``std::array<T, N>``,
+    ``T[N]``): exactly N elements on the wire, no count. Also valid on
+    ``tuple[T, ...]`` (decodes to a tuple)."""
+
+    n: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n, int) or self.n < 0:
+            raise ValueError(f"Fixed(n) needs a non-negative int, got {self.n!r}")
+
+
+class Array:
+    """``Array[f32, 3]`` is ``Annotated[list[f32], Fixed(3)]``."""
+
+    def __class_getitem__(cls, params: Any) -> Any:
+        if not isinstance(params, tuple) or len(params) != 2:
+            raise TypeError("use Array[ElementType, N]")
+        elem, n = params
+        return Annotated[list[elem], Fixed(n)]  # type: ignore[valid-type]
+
+
+@dataclasses.dataclass(frozen=True)
+class BitsetSpec:
+    n: int
+
+
+def Bitset(n: int) -> Any:  # noqa: N802 - reads like a type
+    """``Bitset(N)``: ``std::bitset<N>`` as a Python ``int`` (bit i = bit i of
+    the int, so ``format(v, f"0{N}b")`` equals ``std::bitset::to_string()``)."""
+    if not isinstance(n, int) or n < 0:
+        raise ValueError(f"Bitset(n) needs a non-negative int, got {n!r}")
+    return Annotated[int, BitsetSpec(n)]
+
+
+@dataclasses.dataclass(frozen=True)
+class DurationSpec:
+    rep: Scalar
+
+
+class Duration:
+    """``Duration[i64]``: a ``std::chrono::duration<Rep, Period>`` (or a
+    ``time_point``) as its tick count. The period is not on the wire; the
+    value is the plain number of ticks (``int`` or, for ``Duration[f64]``,
+    ``float``)."""
+
+    def __class_getitem__(cls, rep: Any) -> Any:
+        spec = _scalar_of(rep)
+        if spec is None:
+            raise TypeError(f"Duration[Rep] needs a number marker such as i64, got {rep!r}")
+        return Annotated[float if spec.is_float else int, spec, DurationSpec(spec)]
+
+
+class Monostate:
+    """``std::monostate``: an empty alternative of a variant (0 bytes)."""
+
+    __slots__ = ()
+    _instance: "Monostate | None" = None
+
+    def __new__(cls) -> "Monostate":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "Monostate()"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Monostate)
+
+    def __hash__(self) -> int:
+        return 0x6D6F6E6F
+
+    def __lt__(self, other: object) -> bool:
+        if isinstance(other, Monostate):
+            return False
+        return NotImplemented
+
+
+class Variant(NamedTuple):
+    """The value of a ``TaggedUnion[...]`` field: the alternative's index (its
+    position in the hint, = the C++ ``variant::index()``) and its value."""
+
+    index: int
+    value: Any
+
+
+@dataclasses.dataclass(frozen=True)
+class TaggedSpec:
+    alternatives: tuple
+
+
+class TaggedUnion:
+    """``TaggedUnion[A, B, ...]``: a ``std::variant<A, B, ...>`` whose Python
+    value is ``Variant(index, value)``. Use it when alternatives share a Python
+    type (``TaggedUnion[i32, i64]``); a plain ``A | B`` union decodes to the
+    bare value and needs alternatives of distinct Python types."""
+
+    def __class_getitem__(cls, params: Any) -> Any:
+        if not isinstance(params, tuple):
+            params = (params,)
+        if not params:
+            raise TypeError("TaggedUnion needs at least one alternative")
+        return Annotated[Variant, TaggedSpec(tuple(params))]
+
+
+@dataclasses.dataclass(frozen=True)
+class NDArraySpec:
+    scalar: Scalar
+
+
+class NDArray:
+    """``NDArray[f32]``: a ``std::vector<float>`` decoded as a ``numpy.ndarray``
+    (requires numpy). ``numpy.typing.NDArray[numpy.float32]`` works too."""
+
+    def __class_getitem__(cls, elem: Any) -> Any:
+        spec = _scalar_of(elem)
+        if spec is None:
+            raise TypeError(f"NDArray[T] needs a number marker such as f32, got {elem!r}")
+        return Annotated[Any, NDArraySpec(spec)]
+
+
+def _scalar_of(hint: Any) -> "Scalar | None":
+    """The Scalar spec of a marker (``u8``) or of a Scalar itself."""
+    if isinstance(hint, Scalar):
+        return hint
+    for meta in getattr(hint, "__metadata__", ()):
+        if isinstance(meta, Scalar):
+            return meta
+    return None

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# The benchmark report: installs what is missing (Debian 12, apt-get), builds
+# the `bench` preset, runs every suite and writes bench/results/report.md with
+# its charts (raw data in bench/results/raw/).
+#
+# Usage: ./scripts/bench.sh [--quick] [--jobs N] [--no-deps]
+#   --quick    about a minute: 1 repetition, short min time, fewer latency samples
+#   --jobs N   parallel build jobs (default: nproc)
+#   --no-deps  do not check or install packages
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT="$(pwd)"
+
+quick=0
+jobs="$(nproc 2>/dev/null || echo 2)"
+deps=1
+while (($#)); do
+  case "$1" in
+    --quick) quick=1; shift ;;
+    -j|--jobs) jobs="$2"; shift 2 ;;
+    --jobs=*) jobs="${1#--jobs=}"; shift ;;
+    --no-deps) deps=0; shift ;;
+    -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "error: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+start_all=$SECONDS
+step() { printf '\n==> %s\n' "$*"; }
+
+# ---------------------------------------------------------------------------
+# Packages. The build needs the first list; every peer in the second is
+# optional (a peer that cannot be installed only loses its rows).
+# ---------------------------------------------------------------------------
+REQUIRED_PACKAGES=(cmake ninja-build g++ pkg-config libbenchmark-dev zlib1g-dev python3)
+OPTIONAL_PACKAGES=(
+  python3-matplotlib
+  libmsgpack-cxx-dev
+  libflatbuffers-dev flatbuffers-compiler
+  libfastcdr-dev
+  libcereal-dev
+  libprotobuf-dev protobuf-compiler
+  libcapnp-dev capnproto
+)
+
+is_installed() { dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'; }
+
+install_packages() {
+  local missing=() pkg
+  for pkg in "${REQUIRED_PACKAGES[@]}" "${OPTIONAL_PACKAGES[@]}"; do
+    is_installed "$pkg" || missing+=("$pkg")
+  done
+  if ((${#missing[@]} == 0)); then
+    echo "all packages present"
+    return 0
+  fi
+  local sudo=()
+  if [[ "$(id -u)" != 0 ]]; then
+    if command -v sudo >/dev/null 2>&1; then sudo=(sudo); else
+      echo "error: missing packages (${missing[*]}), not root and no sudo" >&2
+      return 1
+    fi
+  fi
+  echo "installing: ${missing[*]}"
+  "${sudo[@]}" apt-get update
+  if ! "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"; then
+    # One by one, so an unavailable optional package does not block the rest.
+    for pkg in "${missing[@]}"; do
+      is_installed "$pkg" && continue
+      "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "$pkg" ||
+        echo "warning: could not install $pkg" >&2
+    done
+  fi
+  for pkg in "${REQUIRED_PACKAGES[@]}"; do
+    if ! is_installed "$pkg"; then
+      echo "error: required package $pkg is not installed" >&2
+      return 1
+    fi
+  done
+  for pkg in "${OPTIONAL_PACKAGES[@]}"; do
+    is_installed "$pkg" || echo "warning: $pkg missing: its benchmark rows or charts will be absent" >&2
+  done
+}
+
+if ((deps)) && command -v dpkg >/dev/null 2>&1; then
+  step "packages"
+  install_packages
+fi
+
+# ---------------------------------------------------------------------------
+# Build
+# ---------------------------------------------------------------------------
+step "configure (preset bench)"
+cmake --preset bench
+step "build"
+cmake --build --preset bench --parallel "$jobs" \
+  --target benchmark_compare benchmark_stress benchmark_latency benchmark_peers
+BIN="$ROOT/build/bench/bench"
+
+# ---------------------------------------------------------------------------
+# Run
+# ---------------------------------------------------------------------------
+RESULTS="$ROOT/bench/results"
+RAW="$RESULTS/raw"
+mkdir -p "$RAW"
+rm -f "$RAW"/*.json "$RAW"/*.log
+
+if ((quick)); then
+  reps=1; min_time=0.01; peers_min_time=0.01; samples=200000; mode=quick
+else
+  reps=5; min_time=0.1; peers_min_time=0.04; samples=1000000; mode=full
+fi
+gb_flags=(--benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true
+          --benchmark_out_format=json --benchmark_counters_tabular=false)
+if ((reps > 1)); then gb_flags+=(--benchmark_enable_random_interleaving=true); fi
+
+# Console: only the medians (or the single runs in quick mode), as progress.
+show_progress() {
+  if ((reps > 1)); then grep --line-buffered -E '^(Benchmark|-{5,}|.*_median )' || true
+  else cat; fi
+}
+
+load_start="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
+declare -A took
+
+run_suite() { # name, binary, min_time, extra args...
+  local name="$1" exe="$2" mt="$3"
+  shift 3
+  step "$name (${reps} repetition(s), min time ${mt} s)"
+  local t0=$SECONDS
+  "$exe" "${gb_flags[@]}" --benchmark_min_time="$mt" --benchmark_out="$RAW/$name.json" "$@" \
+    2> >(tee "$RAW/$name.stderr.log" >&2) | tee "$RAW/$name.log" | show_progress
+  took[$name]=$((SECONDS - t0))
+}
+
+run_suite compare "$BIN/benchmark_compare" "$min_time"
+run_suite stress "$BIN/benchmark_stress" "$min_time"
+
+step "latency ($samples samples per path)"
+t0=$SECONDS
+"$BIN/benchmark_latency" --samples="$samples" --out="$RAW/latency.json" | tee "$RAW/latency.log"
+took[latency]=$((SECONDS - t0))
+
+run_suite peers "$BIN/benchmark_peers" "$peers_min_time" --meta_out="$RAW/peers_meta.json"
+
+load_end="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
+
+# ---------------------------------------------------------------------------
+# Machine description + report
+# ---------------------------------------------------------------------------
+version_of() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }
+json_str() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; }
+versions="{"
+sep=""
+for pkg in libbenchmark-dev libmsgpack-cxx-dev libflatbuffers-dev libfastcdr-dev libcereal-dev libprotobuf-dev \
+           libcapnp-dev zlib1g-dev; do
+  versions+="$sep\"$pkg\": $(json_str "$(version_of "$pkg")")"
+  sep=", "
+done
+versions+="}"
+total=$((SECONDS - start_all))
+cat > "$RAW/machine.json" <<EOF
+{
+  "command": $(json_str "./scripts/bench.sh$( ((quick)) && echo ' --quick')"),
+  "mode": "$mode",
+  "date": $(json_str "$(date -u '+%Y-%m-%d %H:%M UTC')"),
+  "cpu_model": $(json_str "$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || echo '?')"),
+  "cores": $(json_str "$(nproc 2>/dev/null || echo '?')"),
+  "memory": $(json_str "$(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo 2>/dev/null || echo '?')"),
+  "kernel": $(json_str "$(uname -sr)"),
+  "compiler_version": $(json_str "$(g++ --version | head -1)"),
+  "load_start": $(json_str "$load_start"),
+  "load_end": $(json_str "$load_end"),
+  "repetitions": $reps,
+  "min_time": $(json_str "$min_time (peers: $peers_min_time)"),
+  "interleaving": $( ((reps > 1)) && echo true || echo false),
+  "latency_samples": $samples,
+  "suite_seconds": {"compare": ${took[compare]}, "stress": ${took[stress]}, "latency": ${took[latency]}, "peers": ${took[peers]}},
+  "total_seconds": $total,
+  "versions": $versions
+}
+EOF
+
+step "report"
+# Debian's python3-matplotlib belongs to /usr/bin/python3; another python3
+# earlier on PATH (pyenv, a venv) may not see it.
+PY=python3
+if ! "$PY" -c 'import matplotlib' >/dev/null 2>&1 && [[ -x /usr/bin/python3 ]] &&
+  /usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1; then
+  PY=/usr/bin/python3
+fi
+"$PY" "$ROOT/bench/report.py" --raw "$RAW" --out "$RESULTS"
+
+echo
+echo "bench: done in $((SECONDS - start_all)) s (compare ${took[compare]} s, stress ${took[stress]} s," \
+     "latency ${took[latency]} s, peers ${took[peers]} s)"
+echo "bench: report in bench/results/report.md, charts bench/results/*.png, raw data bench/results/raw/"

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# The full test suite: configure, build and ctest every preset, then print
+#
+#   total: <passed> passed, <failed> failed
+#
+# Usage: ./scripts/test.sh [--jobs N] [PRESET...]
+#   PRESET defaults to: gcc clang asan noexcept fuzz s390x   (see CMakePresets.json)
+#   "fuzz" is not a CMake preset: it runs scripts/fuzz.sh (libFuzzer, ASan +
+#   UBSan) for FUZZ_SECONDS per target (default here: 15) and counts one test
+#   per fuzz target. The gcc and noexcept presets also build the fuzz targets in
+#   replay mode and run their corpora as ctest tests (fuzz_replay.*).
+#   "s390x" cross-compiles for big-endian s390x and runs ctest under qemu-s390x
+#   (the golden vectors byte for byte on a big-endian host).
+# A preset that fails to configure or build counts as 1 failed test; the
+# remaining presets are still run so that one report shows everything.
+# Exit status is non-zero when anything failed.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT="$(pwd)"
+
+usage() {
+  sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+presets=()
+while (($#)); do
+  case "$1" in
+    -j|--jobs)
+      [[ $# -ge 2 ]] || { echo "error: $1 needs a value" >&2; exit 2; }
+      jobs="$2"; shift 2 ;;
+    -j*) jobs="${1#-j}"; shift ;;
+    --jobs=*) jobs="${1#--jobs=}"; shift ;;
+    -h|--help) usage; exit 0 ;;
+    -*) echo "error: unknown option $1" >&2; usage >&2; exit 2 ;;
+    *) presets+=("$1"); shift ;;
+  esac
+done
+if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
+  echo "error: --jobs needs a positive integer, got '$jobs'" >&2
+  exit 2
+fi
+if ((${#presets[@]} == 0)); then
+  presets=(gcc clang asan noexcept fuzz s390x)
+fi
+
+# shellcheck source=scripts/install_deps.sh
+source "$ROOT/scripts/install_deps.sh"
+install_deps
+
+LOG_DIR="$ROOT/build/logs"
+mkdir -p "$LOG_DIR"
+
+total_passed=0
+total_failed=0
+summary=()   # one formatted line per preset
+
+fmt_secs() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# The fuzz stage: scripts/fuzz.sh prints "fuzz: <passed> passed, <failed> failed".
+run_fuzz_stage() {
+  local log="$LOG_DIR/fuzz.log" rc line
+  start=$SECONDS
+  passed=0
+  failed=0
+  skipped=0
+  status="ok"
+  set +e
+  FUZZ_SECONDS="${FUZZ_SECONDS:-15}" FUZZ_JOBS="${FUZZ_JOBS:-$jobs}" \
+    "$ROOT/scripts/fuzz.sh" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  line="$(grep -E '^fuzz: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 || true)"
+  if [[ "$line" =~ ^fuzz:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+    passed="${BASH_REMATCH[1]}"
+    failed="${BASH_REMATCH[2]}"
+  fi
+  if ((rc != 0 && failed == 0)); then
+    failed=1
+    status="fuzz FAILED (exit $rc)"
+  elif ((failed > 0)); then
+    status="fuzz findings"
+  fi
+}
+
+for preset in "${presets[@]}"; do
+  if [[ "$preset" == fuzz ]]; then
+    echo
+    echo "================================================================"
+    echo "==> fuzz: scripts/fuzz.sh   (jobs: $jobs)"
+    echo "================================================================"
+    run_fuzz_stage
+    elapsed=$((SECONDS - start))
+    total_passed=$((total_passed + passed))
+    total_failed=$((total_failed + failed))
+    summary+=("$(printf '%-10s %7d %7d %8d   %-8s %s' fuzz "$passed" "$failed" "$skipped" "$(fmt_secs "$elapsed")" "$status")")
+    echo "--> fuzz: $passed passed, $failed failed, $(fmt_secs "$elapsed") ($status)"
+    continue
+  fi
+
+  # The non-clang presets also build the fuzz targets as replay programs and
+  # run their checked-in corpora under ctest (cheap; keeps them compiling).
+  extra_configure=()
+  case "$preset" in
+    gcc|noexcept) extra_configure=(-DBIN_SERIALIZER_BUILD_FUZZERS=ON) ;;
+  esac
+
+  echo
+  echo "================================================================"
+  echo "==> preset: $preset   (jobs: $jobs)"
+  echo "================================================================"
+  start=$SECONDS
+  passed=0
+  failed=0
+  skipped=0
+  status="ok"
+  log="$LOG_DIR/$preset.ctest.log"
+
+  echo "--> configure ($preset)"
+  if ! cmake --preset "$preset" --fresh "${extra_configure[@]}"; then
+    status="configure FAILED"
+    failed=1
+  else
+    echo "--> build ($preset)"
+    # -k 0: keep building after an error so the log lists every broken target.
+    if ! cmake --build --preset "$preset" --parallel "$jobs" -- -k 0; then
+      status="build FAILED"
+      failed=1
+    else
+      echo "--> ctest ($preset)"
+      set +e
+      ctest --preset "$preset" --output-on-failure --parallel "$jobs" 2>&1 | tee "$log"
+      rc=${PIPESTATUS[0]}
+      set -e
+      # e.g. "92% tests passed, 1 tests failed out of 13"
+      line="$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1 || true)"
+      if [[ "$line" =~ ([0-9]+)\ tests?\ failed\ out\ of\ ([0-9]+) ]]; then
+        failed="${BASH_REMATCH[1]}"
+        passed=$((BASH_REMATCH[2] - BASH_REMATCH[1]))
+      fi
+      # Disabled/skipped tests are listed under "The following tests did not
+      # run:" and are not part of ctest's "out of T" total.
+      skipped="$(sed -n '/^The following tests did not run:/,/^$/p' "$log" | grep -cE '^[[:space:]]+[0-9]+ - ' || true)"
+      if ((rc != 0 && failed == 0)); then
+        # ctest failed without reporting a failed test (no tests found,
+        # discovery error, ...): count it as one failure.
+        failed=1
+        status="ctest FAILED (exit $rc)"
+      elif ((failed > 0)); then
+        status="tests FAILED"
+      fi
+    fi
+  fi
+
+  elapsed=$((SECONDS - start))
+  total_passed=$((total_passed + passed))
+  total_failed=$((total_failed + failed))
+  summary+=("$(printf '%-10s %7d %7d %8d   %-8s %s' "$preset" "$passed" "$failed" "$skipped" "$(fmt_secs "$elapsed")" "$status")")
+  echo "--> $preset: $passed passed, $failed failed, $skipped skipped, $(fmt_secs "$elapsed") ($status)"
+done
+
+echo
+echo "================================================================"
+printf '%-10s %7s %7s %8s   %-8s %s\n' preset passed failed skipped time status
+for row in "${summary[@]}"; do
+  echo "$row"
+done
+echo "================================================================"
+echo "total: $total_passed passed, $total_failed failed"
+
+((total_failed == 0))
