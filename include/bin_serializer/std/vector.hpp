@@ -46,9 +46,24 @@ struct codec<std::vector<T, A>> {
     if constexpr (sc::is_object_bytes<R::opts, T>()) {
       return sc::read_object_bytes_into(r, v, n);
     } else {
-      v.clear();
-      v.reserve(sc::reserve_hint<T>(n, r.remaining()));
-      return sc::read_appending(r, v, n);
+      // Decode into the elements the vector already holds first: their
+      // strings and nested containers keep their capacity, so decoding a
+      // message into a reused object allocates nothing. Then append what is
+      // missing, or drop the surplus. (As for any decoded object, members not
+      // on the wire, i.e. left out of reflect(), keep their previous values.)
+      const std::size_t reuse = n < v.size() ? n : v.size();
+      for (std::size_t i = 0; i < reuse; ++i) {
+        if (!::bin_serializer::deserialize_field(r, v[i])) [[unlikely]] {
+          v.erase(v.begin() + static_cast<std::ptrdiff_t>(i + 1), v.end());
+          return false;
+        }
+      }
+      if (n <= v.size()) {
+        v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
+        return true;
+      }
+      v.reserve(reuse + sc::reserve_hint<T>(n - reuse, r.remaining()));
+      return sc::read_appending(r, v, n - reuse);
     }
   }
 };
