@@ -10,7 +10,9 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "../enum_range.hpp"
 #include "../options.hpp"
@@ -39,6 +41,8 @@ consteval bool bulk_needs_check() {
     return true;
   else if constexpr (std::is_array_v<U>)
     return bulk_needs_check<Opts, std::remove_extent_t<U>>();
+  else if constexpr (is_std_array_v<U>)
+    return std::tuple_size_v<U> != 0 && bulk_needs_check<Opts, typename U::value_type>();
   else if constexpr (Opts.check_trivial_members && has_visible_fields<U>)
     return any_needs_check<Opts>(member_types_t<U>{});
   else
@@ -61,9 +65,12 @@ std::size_t find_invalid(const unsigned char* p) noexcept {
     constexpr auto lo = static_cast<I>(enum_range<U>::min);
     constexpr auto hi = static_cast<I>(enum_range<U>::max);
     return (v >= lo && v <= hi) ? no_invalid_byte : 0;
-  } else if constexpr (std::is_array_v<U>) {
-    using E = std::remove_extent_t<U>;
-    for (std::size_t i = 0; i < std::extent_v<U>; ++i) {
+  } else if constexpr (std::is_array_v<U> || is_std_array_v<U>) {
+    // A std::array is its elements back to back from offset 0, like a C array.
+    using E = std::remove_cvref_t<decltype(std::declval<U&>()[0])>;
+    constexpr std::size_t n = sizeof(U) / sizeof(E);
+    if constexpr (!std::is_array_v<U>) static_assert(sizeof(U) == std::tuple_size_v<U> * sizeof(E));
+    for (std::size_t i = 0; i < n; ++i) {
       const std::size_t bad = find_invalid<Opts, E>(p + i * sizeof(E));
       if (bad != no_invalid_byte) return i * sizeof(E) + bad;
     }
