@@ -26,6 +26,7 @@
 #include "workloads/workloads.hpp"
 
 #include <array>
+#include <bit>
 #include <bitset>
 #include <chrono>
 #include <cmath>
@@ -49,6 +50,17 @@
 #include <vector>
 
 namespace vector_cases {
+
+// The native vectors are the bytes of a little-endian LP64 host with
+// libstdc++ (x86-64 Linux: sizes, alignment, std::bitset's 8-byte words).
+// Elsewhere only the portable vectors (and native round trips) are checked.
+#if defined(__GLIBCXX__)
+inline constexpr bool libstdcxx = true;
+#else
+inline constexpr bool libstdcxx = false;
+#endif
+inline constexpr bool native_vectors_apply = std::endian::native == std::endian::little &&
+                                             sizeof(void*) == 8 && sizeof(long) == 8 && libstdcxx;
 
 // ---------------------------------------------------------------------------
 // Types used only by the vectors (named namespace on purpose: see the note in
