@@ -9,6 +9,7 @@
 #   UBSan) for FUZZ_SECONDS per target (default here: 15) and counts one test
 #   per fuzz target. The gcc and noexcept presets also build the fuzz targets in
 #   replay mode and run their corpora as ctest tests (fuzz_replay.*).
+#   "python" installs python/ into a venv and runs its pytest suite.
 #   "s390x" cross-compiles for big-endian s390x and runs ctest under qemu-s390x
 #   (the golden vectors byte for byte on a big-endian host).
 # A preset that fails to configure or build counts as 1 failed test; the
@@ -42,7 +43,7 @@ if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 if ((${#presets[@]} == 0)); then
-  presets=(gcc clang asan noexcept fuzz s390x)
+  presets=(gcc clang asan noexcept fuzz s390x python)
 fi
 
 # shellcheck source=scripts/install_deps.sh
@@ -84,7 +85,52 @@ run_fuzz_stage() {
   fi
 }
 
+# The Python stage: the portable-format package in python/, installed into a
+# private venv (nothing touches the system Python) and tested with pytest,
+# including the golden vectors in spec/vectors/.
+run_python_stage() {
+  local log="$LOG_DIR/python.log" venv="$ROOT/build/python-venv" rc
+  start=$SECONDS
+  passed=0
+  failed=0
+  skipped=0
+  status="ok"
+  set +e
+  {
+    python3 -m venv "$venv" &&
+      "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$ROOT/python" pytest &&
+      "$venv/bin/python" -m pytest "$ROOT/python/tests" -q -p no:cacheprovider
+  } 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  local summary_line
+  summary_line="$(grep -E '[0-9]+ (passed|failed)' "$log" | tail -n 1 || true)"
+  [[ "$summary_line" =~ ([0-9]+)\ passed ]] && passed="${BASH_REMATCH[1]}"
+  [[ "$summary_line" =~ ([0-9]+)\ failed ]] && failed="${BASH_REMATCH[1]}"
+  [[ "$summary_line" =~ ([0-9]+)\ skipped ]] && skipped="${BASH_REMATCH[1]}"
+  if [[ "$summary_line" =~ ([0-9]+)\ errors? ]]; then failed=$((failed + BASH_REMATCH[1])); fi
+  if ((rc != 0 && failed == 0)); then
+    failed=1
+    status="python FAILED (exit $rc)"
+  elif ((failed > 0)); then
+    status="tests FAILED"
+  fi
+}
+
 for preset in "${presets[@]}"; do
+  if [[ "$preset" == python ]]; then
+    echo
+    echo "================================================================"
+    echo "==> python: pytest python/tests"
+    echo "================================================================"
+    run_python_stage
+    elapsed=$((SECONDS - start))
+    total_passed=$((total_passed + passed))
+    total_failed=$((total_failed + failed))
+    summary+=("$(printf '%-10s %7d %7d %8d   %-8s %s' python "$passed" "$failed" "$skipped" "$(fmt_secs "$elapsed")" "$status")")
+    echo "--> python: $passed passed, $failed failed, $skipped skipped, $(fmt_secs "$elapsed") ($status)"
+    continue
+  fi
   if [[ "$preset" == fuzz ]]; then
     echo
     echo "================================================================"
