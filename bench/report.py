@@ -162,6 +162,7 @@ WORKLOADS = [
 LIBRARIES = [
     ("bin_serializer", "**bin_serializer** (native)"),
     ("bin_serializer_trusted", "**bin_serializer** (`trusted` decode)"),
+    ("bin_serializer_portable", "**bin_serializer** (portable format)"),
     ("handwritten", "hand-written baseline"),
     ("fastcdr", "Fast-CDR"),
     ("msgpack", "MessagePack (msgpack-cxx)"),
@@ -173,7 +174,7 @@ LIBRARIES = [
     ("capnp", "Cap'n Proto"),
 ]
 LIB_LABEL = dict(LIBRARIES)
-OURS = {"bin_serializer", "bin_serializer_trusted"}
+OURS = {"bin_serializer", "bin_serializer_trusted", "bin_serializer_portable"}
 BASELINE = "handwritten"
 OPS = ("serialize", "deserialize", "traverse")
 
@@ -645,6 +646,20 @@ def main():
     # insert after the machine section
     insert_at = next((i for i, s in enumerate(md) if s.startswith("## benchmark_compare")), len(md))
     md[insert_at:insert_at] = tmd
+
+    # The Python package's decode benchmark (python/bench/bench_decode.py),
+    # run by scripts/bench.sh in its own venv.
+    py_md = os.path.join(out_dir, "python_decode.md")
+    if os.path.exists(py_md):
+        md.append("## Python package: decode speed vs msgpack\n")
+        md.append("The pure-Python `bin_serializer` package (portable format, `python/`) against the"
+                  " `msgpack` PyPI package (a C extension), decoding into dataclasses; from"
+                  " `python/bench/bench_decode.py`.\n")
+        with open(py_md, encoding="utf-8") as f:
+            body = f.read().strip()
+        # demote its headings below this page's
+        md.append("\n".join(("##" + line) if line.startswith("#") else line for line in body.splitlines()))
+        md.append("")
 
     md.append("## Files\n")
     md.append("Raw data: `bench/results/raw/` (Google Benchmark JSON per suite, `peers_meta.json`, `latency.json`,"

@@ -182,6 +182,18 @@ cat > "$RAW/machine.json" <<EOF
 }
 EOF
 
+step "python package vs msgpack"
+# A private venv: the package and msgpack from PyPI, nothing system-wide.
+PYVENV="$ROOT/build/bench-python-venv"
+if python3 -m venv "$PYVENV" >/dev/null 2>&1 &&
+  "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "$ROOT/python[bench]"; then
+  if [[ "$quick" == 1 ]]; then py_args=(--repeat 3 --min-time 0.05 --stream 2000); else py_args=(); fi
+  "$PYVENV/bin/python" "$ROOT/python/bench/bench_decode.py" --out "$RESULTS" "${py_args[@]}" ||
+    echo "python benchmark failed; its section is left out of the report" >&2
+else
+  echo "could not set up the Python venv; the Python section is left out of the report" >&2
+fi
+
 step "report"
 # Debian's python3-matplotlib belongs to /usr/bin/python3; another python3
 # earlier on PATH (pyenv, a venv) may not see it.
