@@ -17,12 +17,8 @@
 namespace {
 
 std::atomic<std::size_t> g_limit{0};
-std::atomic<std::size_t> g_largest{0};
 
 void check_request(std::size_t size) noexcept {
-  std::size_t seen = g_largest.load(std::memory_order_relaxed);
-  while (size > seen && !g_largest.compare_exchange_weak(seen, size, std::memory_order_relaxed)) {
-  }
   const std::size_t limit = g_limit.load(std::memory_order_relaxed);
   if (limit != 0 && size > limit) {
     std::fprintf(stderr,
@@ -82,8 +78,6 @@ void set_allocation_limit(std::size_t limit) noexcept {
   }
 }
 std::size_t allocation_limit() noexcept { return g_limit.load(std::memory_order_relaxed); }
-std::size_t largest_allocation() noexcept { return g_largest.load(std::memory_order_relaxed); }
-void reset_largest_allocation() noexcept { g_largest.store(0, std::memory_order_relaxed); }
 } // namespace fuzz
 
 // NOLINTBEGIN(misc-new-delete-overloads)

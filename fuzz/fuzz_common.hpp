@@ -93,9 +93,6 @@ inline constexpr std::size_t allocation_bound(std::size_t input_size,
 // Any single allocation larger than `limit` bytes aborts; 0 switches the check off.
 void set_allocation_limit(std::size_t limit) noexcept;
 [[nodiscard]] std::size_t allocation_limit() noexcept;
-// Largest single request seen since the last reset (for diagnostics).
-[[nodiscard]] std::size_t largest_allocation() noexcept;
-void reset_largest_allocation() noexcept;
 
 // Arms the guard for one input; the stream-reader target passes `extra` for the
 // library's documented chunked growth (stream_chunk_bytes per step).

@@ -17,8 +17,8 @@
 // ArrayMembers has no member with a layout codec, so it is still one block of
 // object bytes; with `untrusted` (check_trivial_members) its bool and
 // ranged-enum array elements must be checked like bool[2] members are. They
-// are not (detail/validate.hpp does not look inside std::array): reproducers
-// in fuzz/regressions/fuzz_trivial_codec_members/array_members_*.
+// were not until 3ba8b7d (detail/validate.hpp did not look inside
+// std::array): reproducers fuzz/regressions/fuzz_trivial_codec_members/array_members_*.
 #include "fuzz_common.hpp"
 #include "fuzz_types.hpp"
 

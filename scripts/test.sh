@@ -6,7 +6,7 @@
 # Usage: ./scripts/test.sh [--jobs N] [PRESET...]
 #   PRESET defaults to: gcc clang asan noexcept fuzz s390x   (see CMakePresets.json)
 #   "fuzz" is not a CMake preset: it runs scripts/fuzz.sh (libFuzzer, ASan +
-#   UBSan) for FUZZ_SECONDS per target (default here: 15) and counts one test
+#   UBSan) for FUZZ_SECONDS per target (default here: 10) and counts one test
 #   per fuzz target. The gcc and noexcept presets also build the fuzz targets in
 #   replay mode and run their corpora as ctest tests (fuzz_replay.*).
 #   "python" installs python/ into a venv and runs its pytest suite.
@@ -21,7 +21,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT="$(pwd)"
 
 usage() {
-  sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,/^set -euo/{/^#/p}' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 jobs="$(nproc 2>/dev/null || echo 2)"
@@ -68,7 +68,7 @@ run_fuzz_stage() {
   skipped=0
   status="ok"
   set +e
-  FUZZ_SECONDS="${FUZZ_SECONDS:-15}" FUZZ_JOBS="${FUZZ_JOBS:-$jobs}" \
+  FUZZ_SECONDS="${FUZZ_SECONDS:-10}" FUZZ_JOBS="${FUZZ_JOBS:-$jobs}" \
     "$ROOT/scripts/fuzz.sh" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   set -e

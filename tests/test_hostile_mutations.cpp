@@ -484,7 +484,7 @@ TEST(HostileValues, TopLevelAndFieldByFieldValuesCheckedInEveryMode) {
   EXPECT_EQ(e.offset, 8u + 9u);
 }
 
-// ---- library bugs found by this suite -------------------------------------------------
+// ---- library bugs found by this suite (all fixed upstream; kept as regressions) --------
 //
 // 1. (fixed upstream in 5592a34)
 // A trivially copyable struct holding a std::variant, std::optional or
@@ -498,13 +498,14 @@ TEST(HostileValues, TopLevelAndFieldByFieldValuesCheckedInEveryMode) {
 // encoded field by field. These tests are written against the encoding
 // (whatever it is), not the object layout, and guard against a regression.
 //
-// 2. (open) A trivially copyable struct whose bool / ranged-enum members are
-// inside a std::array (std::array<bool, 2>, std::array<Level, 2>) is still one
-// block of object bytes, and check_trivial_members does not check those
-// elements: detail/validate.hpp, bulk_needs_check() / find_invalid() handle
-// bool, ranged enums, C arrays and structs with visible fields, but
-// std::array is none of these to it (not is_array_v; tuple-like, so not an
-// aggregate with visible fields). bool[2] in the same place is checked.
+// 2. (fixed upstream in 3ba8b7d) A trivially copyable struct whose bool /
+// ranged-enum members are inside a std::array (std::array<bool, 2>,
+// std::array<Level, 2>) is still one block of object bytes, and
+// check_trivial_members did not check those elements: detail/validate.hpp,
+// bulk_needs_check() / find_invalid() handled bool, ranged enums, C arrays and
+// structs with visible fields, but std::array was none of these to it (not
+// is_array_v; tuple-like, so not an aggregate with visible fields). bool[2] in
+// the same place was checked.
 
 TEST(HostileValues, VariantIndexInsideTriviallyCopyableStructIsRejected) {
   using namespace hostile_values;
