@@ -43,6 +43,14 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
     }
   } else if constexpr (c == category::bulk) {
     if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
+    // A const (or reference) member deletes assignment; copying bytes over it
+    // would modify a const object.
+    using element = std::remove_all_extents_t<T>;
+    static_assert(std::is_assignable_v<element&, const element&> ||
+                      std::is_assignable_v<element&, element&&>,
+                  "bin_serializer: cannot deserialize into a trivially copyable type with a "
+                  "const member (it cannot be assigned); make the member non-const, or "
+                  "deserialize into a mutable twin of the struct and construct from it");
     if constexpr (bulk_needs_check<R::opts, T>()) {
       // Checked on a scratch copy so a rejected value never reaches `value`.
       const std::size_t at = r.position();
