@@ -98,15 +98,32 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
 // read_position()/seek()), and buffer.last_error() says why and at which byte.
 // The target may then hold some fields already decoded, but is always a valid,
 // destructible object.
-template <options Opts = native, ReadableBuffer B, class T>
-bool deserialize(B& buffer, T& value) {
-  detail::reader_for<Opts, B> r(buffer);
-  if (detail::read_value(r, value)) [[likely]] {
+namespace detail {
+
+template <options Opts, class B, class T>
+BIN_SERIALIZER_INLINE bool deserialize_one(B& buffer, T& value) {
+  reader_for<Opts, B> r(buffer);
+  if (read_value(r, value)) [[likely]] {
     r.commit();
     return true;
   }
   r.rollback();
   return false;
+}
+
+} // namespace detail
+
+// Inline for one-block values (see detail::inline_top_level), a call otherwise.
+template <options Opts = native, ReadableBuffer B, class T>
+  requires detail::inline_top_level<Opts, T>
+BIN_SERIALIZER_INLINE bool deserialize(B& buffer, T& value) {
+  return detail::deserialize_one<Opts>(buffer, value);
+}
+
+template <options Opts = native, ReadableBuffer B, class T>
+  requires(!detail::inline_top_level<Opts, T>)
+bool deserialize(B& buffer, T& value) {
+  return detail::deserialize_one<Opts>(buffer, value);
 }
 
 // Reads one field. Inside a codec, `in` is the reader the codec received;
