@@ -95,6 +95,15 @@ run_python_stage() {
   failed=0
   skipped=0
   status="ok"
+  # C++ -> Python interop (examples/python_interop.*): python/tests runs the
+  # C++ half when it is given the example binary, built here in the gcc tree.
+  local interop_exe="$ROOT/build/gcc/examples/example_python_interop"
+  if [[ -f "$ROOT/build/gcc/CMakeCache.txt" ]] &&
+    cmake --build "$ROOT/build/gcc" --target example_python_interop --parallel "$jobs" >/dev/null; then
+    export BIN_SERIALIZER_INTEROP_EXE="$interop_exe"
+  else
+    echo "python: no gcc build tree, the C++ -> Python interop test is skipped"
+  fi
   set +e
   {
     python3 -m venv "$venv" &&
