@@ -47,7 +47,8 @@ bool write_file(const char* path, const bin_serializer::Buffer& buf) {
 
 int main(int argc, char** argv) {
   const std::string path =
-      argc > 1 ? std::string(argv[1]) : std::string(BIN_SERIALIZER_EXAMPLE_OUTPUT_DIR) + "/python_interop.bin";
+      argc > 1 ? std::string(argv[1])
+               : std::string(BIN_SERIALIZER_EXAMPLE_OUTPUT_DIR) + "/python_interop.bin";
 
   const Person person{"Ada Lovelace", 1815, "ada@example.com", {2.5f, -1.0f, 100.25f}, true};
   const std::vector<std::uint16_t> readings{1, 2, 3, 65535};
