@@ -10,6 +10,7 @@ BIN_SERIALIZER_DEB_PACKAGES=(
   libgtest-dev libgmock-dev googletest libbenchmark-dev python3 python3-venv
   g++-s390x-linux-gnu qemu-user # the s390x preset: cross compiler, qemu-s390x
   clang-format-19               # the format stage (scripts/check_format.sh)
+  pkgconf                       # consumer.pkgconfig test (installed .pc file)
 )
 
 install_deps() {
