@@ -99,13 +99,15 @@ run_python_stage() {
   skipped=0
   status="ok"
   # C++ -> Python interop (examples/python_interop.*): python/tests runs the
-  # C++ half when it is given the example binary, built here in the gcc tree.
+  # C++ half when it is given the example binary, built here in the gcc tree
+  # (configured first when the gcc preset has not run).
   local interop_exe="$ROOT/build/gcc/examples/example_python_interop"
-  if [[ -f "$ROOT/build/gcc/CMakeCache.txt" ]] &&
+  if { [[ -f "$ROOT/build/gcc/CMakeCache.txt" ]] || cmake --preset gcc >/dev/null; } &&
     cmake --build "$ROOT/build/gcc" --target example_python_interop --parallel "$jobs" >/dev/null; then
     export BIN_SERIALIZER_INTEROP_EXE="$interop_exe"
   else
-    echo "python: no gcc build tree, the C++ -> Python interop test is skipped"
+    echo "python: could not build example_python_interop in build/gcc;" \
+      "the C++ -> Python interop test is skipped"
   fi
   set +e
   {
