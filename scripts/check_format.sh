@@ -53,13 +53,15 @@ for f in "${files[@]}"; do
     continue
   fi
   if ((fix)); then
-    "$CLANG_FORMAT" -i "$f"
+    "$CLANG_FORMAT" --style=file:.clang-format -i "$f"
+    ok=$((ok + 1))
     continue
   fi
-  n="$("$CLANG_FORMAT" "$f" | diff "$f" - | grep -c '^[<>]' || true)"
-  if ((n == 0)); then
+  if "$CLANG_FORMAT" --style=file:.clang-format --dry-run --Werror "$f" 2>/dev/null; then
     ok=$((ok + 1))
   else
+    # Lines that would change (removed + added), for the summary.
+    n="$("$CLANG_FORMAT" --style=file:.clang-format "$f" | diff "$f" - | grep -c '^[<>]' || true)"
     bad=$((bad + 1))
     lines=$((lines + n))
     echo "needs formatting: $f ($n changed lines; see: $CLANG_FORMAT $f | diff $f -)"
@@ -67,7 +69,7 @@ for f in "${files[@]}"; do
 done
 
 if ((fix)); then
-  echo "format: ${#files[@]} files formatted in place"
+  echo "format: $ok files formatted in place"
   exit 0
 fi
 echo "format: $ok files ok, $bad files need formatting ($lines lines)"
