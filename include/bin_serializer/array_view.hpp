@@ -87,6 +87,12 @@ public:
   // for serializing them without copying them into a container first.
   array_view(std::span<const T> elements) noexcept // NOLINT: implicit, like std::span
       : data_(reinterpret_cast<const std::byte*>(elements.data())), size_(elements.size()) {}
+  template <std::size_t N>
+  array_view(const T (&elements)[N]) noexcept // NOLINT: implicit, like std::span
+      : array_view(std::span<const T>(elements)) {}
+  template <class A>
+  array_view(const std::vector<T, A>& elements) noexcept // NOLINT: implicit, like std::span
+      : array_view(std::span<const T>(elements.data(), elements.size())) {}
 
   // `count` elements' object bytes at `bytes`, any alignment. With
   // `little_endian_scalars` (meaningful for scalar T on a big-endian host
