@@ -459,4 +459,33 @@ TEST(ZeroCopyDebug, ClearPoisonsTheBytesViewsPointAt) {
 #endif
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ZERO_COPY_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZERO_COPY_TEST_ASAN 1
+#endif
+#endif
+
+// A view into storage the Buffer has since freed (it grew) is a
+// heap-use-after-free that AddressSanitizer reports.
+TEST(ZeroCopyDebugDeathTest, ViewIntoReallocatedBufferIsReportedUnderAsan) {
+#ifndef ZERO_COPY_TEST_ASAN
+  GTEST_SKIP() << "needs AddressSanitizer";
+#else
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        bs::Buffer buf;
+        (void)bs::serialize(buf, std::string("stale"));
+        std::string_view view;
+        (void)bs::deserialize(buf, view);
+        (void)buf.reserve(buf.capacity() * 4); // moves the bytes, frees the old block
+        volatile char c = view[0];
+        (void)c;
+      },
+      "heap-use-after-free");
+#endif
+}
+
 } // namespace

@@ -215,7 +215,7 @@ struct codec<array_view<T>> {
   template <options Opts>
   static constexpr std::size_t size(const view_type& v) {
     return detail::std_codec::length_prefix_bytes +
-           v.size() * detail::std_codec::min_size_of<Opts, T>();
+           detail::std_codec::elements_size<Opts, T>(v, v.size());
   }
 
   template <class R>
