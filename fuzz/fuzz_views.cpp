@@ -110,11 +110,14 @@ void same_as_owned(fuzz::input in) {
 template <bs::options Opts>
 void run(fuzz::input in) {
   (void)fuzz::roundtrip<Opts>(in, sample_person());
-  (void)fuzz::roundtrip<Opts>(in, sample_monster());
   (void)fuzz::roundtrip<Opts>(in, sample_views());
   same_as_owned<Opts, workloads::PersonView, workloads::Person>(in);
-  same_as_owned<Opts, workloads::MonsterView, workloads::Monster>(in);
   same_as_owned<Opts, AllViews, AllOwned>(in);
+  // array_view<Vec3> is not viewable in the portable format on a big-endian host.
+  if constexpr (Opts.format == bs::wire_format::native || bs::detail::little_endian_host) {
+    (void)fuzz::roundtrip<Opts>(in, sample_monster());
+    same_as_owned<Opts, workloads::MonsterView, workloads::Monster>(in);
+  }
 }
 
 } // namespace
