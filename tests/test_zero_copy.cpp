@@ -246,6 +246,9 @@ TEST(ArrayView, DecodesUnalignedElementsInPlace) {
   ASSERT_EQ(view.size(), 3U);
   EXPECT_FALSE(view.empty());
   EXPECT_EQ(view.bytes().data(), bytes.data() + 9);
+  // The portable format's little-endian elements are swapped on access only on
+  // a big-endian host.
+  EXPECT_EQ(view.swaps_bytes(), !le_host);
   EXPECT_EQ(view[0], 1);
   EXPECT_EQ(view[2], 3);
   EXPECT_EQ(view.front(), 1);
