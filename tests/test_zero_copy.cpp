@@ -63,7 +63,7 @@ void expect_every_prefix_fails(const std::vector<std::byte>& bytes) {
   }
 }
 
-// ---- std::string_view ----------------------------------------------------------------------
+// ---- std::string_view ---------------------------------------------------------------------------
 
 TEST(ZeroCopyStringView, DecodesIntoTheInput) {
   const auto bytes = unhex("0300000000000000616263");
@@ -181,7 +181,7 @@ TEST(ZeroCopyStringView, WideCharsAlignedAndUnaligned) {
   EXPECT_TRUE(u.empty());
 }
 
-// ---- std::span of const bytes ----------------------------------------------------------------
+// ---- std::span of const bytes -------------------------------------------------------------------
 
 TEST(ZeroCopySpan, ByteSpansDecodeIntoTheInput) {
   const auto bytes = unhex("0300000000000000010203");
@@ -198,7 +198,8 @@ TEST(ZeroCopySpan, ByteSpansDecodeIntoTheInput) {
     bs::BufferView in{bytes};
     std::span<const std::uint8_t> s;
     ASSERT_TRUE(bs::deserialize<bs::portable>(in, s));
-    EXPECT_EQ((std::vector<std::uint8_t>(s.begin(), s.end())), (std::vector<std::uint8_t>{1, 2, 3}));
+    EXPECT_EQ((std::vector<std::uint8_t>(s.begin(), s.end())),
+              (std::vector<std::uint8_t>{1, 2, 3}));
   }
   {
     bs::BufferView in{bytes};
@@ -212,7 +213,7 @@ TEST(ZeroCopySpan, ByteSpansDecodeIntoTheInput) {
 
 TEST(ZeroCopySpan, SerializesFromAnySpan) {
   const std::vector<std::uint16_t> v{1, 0x0203};
-  EXPECT_EQ(hex(encode<bs::portable>(std::span<const std::uint16_t>(v))), "020000000000000001000302");
+  EXPECT_EQ(hex(encode<P>(std::span<const std::uint16_t>(v))), "020000000000000001000302");
   EXPECT_EQ(hex(encode(std::span<const std::uint16_t>(v))), hex(encode(v)));
 }
 
@@ -225,7 +226,7 @@ TEST(ZeroCopySpan, HostileCountFailsCleanly) {
   EXPECT_TRUE(s.empty());
 }
 
-// ---- array_view --------------------------------------------------------------------------------
+// ---- array_view ---------------------------------------------------------------------------------
 
 TEST(ArrayView, GoldenBytesMatchTheVector) {
   const std::vector<std::uint32_t> v{1, 0x01020304};
@@ -311,12 +312,14 @@ TEST(ArrayView, ChecksBoolElements) {
   EXPECT_EQ(in2.last_error(), (bs::error{bs::errc::invalid_value, 9}));
   EXPECT_TRUE(kept.empty());
   bs::BufferView in3{bad};
-  constexpr auto unchecked = bs::options{.format = bs::wire_format::portable, .validate_values = false};
+  constexpr auto unchecked =
+      bs::options{.format = bs::wire_format::portable, .validate_values = false};
   EXPECT_TRUE(bs::deserialize<unchecked>(in3, kept)); // validation off: any byte
 }
 
 TEST(ArrayView, HostileCountsFailCleanly) {
-  for (const char* text : {"ffffffffffffffff", "0000000000000020" "00000000", "0200000000000000" "0000803f"}) {
+  for (const char* text :
+       {"ffffffffffffffff", "0000000000000020" "00000000", "0200000000000000" "0000803f"}) {
     const auto bytes = unhex(text);
     bs::BufferView in{bytes};
     bs::array_view<float> view;
@@ -332,7 +335,7 @@ TEST(ArrayView, HostileCountsFailCleanly) {
   EXPECT_EQ(in.last_error(), (bs::error{bs::errc::limit_exceeded, 0}));
 }
 
-// ---- nesting -------------------------------------------------------------------------------------
+// ---- nesting ------------------------------------------------------------------------------------
 
 struct Mixed {
   std::string_view title;
@@ -408,7 +411,7 @@ TEST(ZeroCopyNested, OptionalStringView) {
   EXPECT_EQ(hex(encode<P>(s)), "0102000000000000006f6b");
 }
 
-// ---- the view workloads ------------------------------------------------------------------------
+// ---- the view workloads -------------------------------------------------------------------------
 
 template <bs::options Opts>
 void check_person() {
@@ -497,7 +500,7 @@ void check_monsters_portable() {
 }
 TEST(ViewWorkloads, MonstersPortable) { check_monsters_portable(); }
 
-// ---- debug-build misuse detection -----------------------------------------------------------------
+// ---- debug-build misuse detection ---------------------------------------------------------------
 
 TEST(ZeroCopyDebug, ClearPoisonsTheBytesViewsPointAt) {
 #if !BIN_SERIALIZER_DEBUG

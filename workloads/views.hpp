@@ -92,7 +92,8 @@ bool same_elements(const bin_serializer::array_view<T>& view, const std::vector<
 }
 
 inline bool same_value(const PersonView& a, const Person& b) {
-  return a.name == b.name && a.id == b.id && a.email == b.email && same_elements(a.scores, b.scores);
+  return a.name == b.name && a.id == b.id && a.email == b.email &&
+         same_elements(a.scores, b.scores);
 }
 
 inline bool same_value(const CarView& a, const Car& b) {
