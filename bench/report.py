@@ -163,6 +163,8 @@ LIBRARIES = [
     ("bin_serializer", "**bin_serializer** (native)"),
     ("bin_serializer_trusted", "**bin_serializer** (`trusted` decode)"),
     ("bin_serializer_portable", "**bin_serializer** (portable format)"),
+    # traverse = decode into the view structs of workloads/views.hpp + read every field
+    ("bin_serializer_views", "**bin_serializer** (zero-copy views: decode + traverse)"),
     ("handwritten", "hand-written baseline"),
     ("fastcdr", "Fast-CDR"),
     ("msgpack", "MessagePack (msgpack-cxx)"),
@@ -174,7 +176,7 @@ LIBRARIES = [
     ("capnp", "Cap'n Proto"),
 ]
 LIB_LABEL = dict(LIBRARIES)
-OURS = {"bin_serializer", "bin_serializer_trusted", "bin_serializer_portable"}
+OURS = {"bin_serializer", "bin_serializer_trusted", "bin_serializer_portable", "bin_serializer_views"}
 BASELINE = "handwritten"
 OPS = ("serialize", "deserialize", "traverse")
 

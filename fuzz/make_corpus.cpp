@@ -8,6 +8,7 @@
 // bytes, duplicate keys, too-deep nesting. Deterministic: re-running it
 // rewrites the same bytes. Files are named after what they hold.
 #include "fuzz_types.hpp"
+#include "workloads/views.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -304,6 +305,23 @@ void limits_corpus() {
   common_hostile(t, enc(sample_limits_msg()));
 }
 
+// fuzz_views decodes the owning workloads' bytes into view types.
+void views_corpus() {
+  const char* t = "fuzz_views";
+  const auto monsters = workloads::make_monsters(2);
+  put(t, "valid_person", enc(workloads::make_person()));
+  put(t, "valid_person_empty", enc(workloads::Person{}));
+  put(t, "valid_monster", enc(monsters.front()));
+  put(t, "valid_all_views", cat({enc(std::string("t")), enc(std::optional<std::string>("n")),
+                                 enc(std::vector<std::uint8_t>{1, 2}),
+                                 enc(std::vector<std::int32_t>{-1, 7}),
+                                 enc(std::vector<bool>{true, false}),
+                                 enc(std::vector<std::string>{"a", "bc"})}));
+  put(t, "hostile_person_scores_2p61", cat({enc(std::string("n")), raw({1, 0, 0, 0}),
+                                            enc(std::string("e")), u64(1ULL << 61)}));
+  common_hostile(t, enc(monsters.back()));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -324,6 +342,7 @@ int main(int argc, char** argv) {
   workload_corpora();
   stream_corpus();
   limits_corpus();
+  views_corpus();
   std::printf("make_corpus: wrote %zu files under %s\n", g_files, g_root.c_str());
   return g_ok ? 0 : 1;
 }

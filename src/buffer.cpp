@@ -17,7 +17,12 @@ std::byte empty_byte;
 std::byte* Buffer::empty_storage() noexcept { return &empty_byte; }
 
 Buffer::~Buffer() {
-  if (cap_ != 0) ::operator delete(data_);
+  if (cap_ != 0) {
+#if BIN_SERIALIZER_DEBUG
+    poison(data_, size_);
+#endif
+    ::operator delete(data_);
+  }
 }
 
 void Buffer::swap(Buffer& other) noexcept {
@@ -35,7 +40,15 @@ bool Buffer::reallocate(std::size_t new_capacity) noexcept {
     return false;
   }
   std::memcpy(fresh, data_, size_);
-  if (cap_ != 0) ::operator delete(data_);
+  if (cap_ != 0) {
+#if BIN_SERIALIZER_DEBUG
+    // Views into the old storage are now dangling: under ASan reading them is
+    // a heap-use-after-free report; elsewhere they at least read 0xDD until
+    // the allocator reuses the block.
+    poison(data_, size_);
+#endif
+    ::operator delete(data_);
+  }
   data_ = fresh;
   cap_ = new_capacity;
   return true;

@@ -17,3 +17,4 @@
 #include "serializer.hpp"
 #include "deserializer.hpp"
 #include "std/all.hpp"
+#include "array_view.hpp"

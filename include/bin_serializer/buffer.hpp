@@ -69,8 +69,12 @@ public:
   }
 
   // Empties the buffer: size, read position and last error reset; the storage
-  // is kept so the next message does not allocate.
+  // is kept so the next message does not allocate. Views decoded from the
+  // bytes are invalid from here on (debug builds overwrite them with 0xDD).
   void clear() noexcept {
+#if BIN_SERIALIZER_DEBUG
+    poison(data_, size_);
+#endif
     size_ = 0;
     rpos_ = 0;
     err_ = {};
@@ -113,6 +117,12 @@ private:
   error err_{};
 
   static std::byte* empty_storage() noexcept;
+#if BIN_SERIALIZER_DEBUG
+  // Overwrites released bytes so a stale view shows garbage, not old data.
+  static void poison(std::byte* p, std::size_t n) noexcept {
+    if (n != 0) std::memset(p, 0xDD, n);
+  }
+#endif
 };
 
 } // namespace bin_serializer

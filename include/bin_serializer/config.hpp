@@ -14,3 +14,15 @@
 #define BIN_SERIALIZER_INLINE inline
 #define BIN_SERIALIZER_NOINLINE
 #endif
+
+// Debug checks that cost time but no behaviour: on by default when assertions
+// are (no NDEBUG), or set explicitly to 0 or 1. Today: Buffer fills bytes it
+// releases (clear, reallocation, destruction) with 0xDD, so a zero-copy view
+// left pointing into them reads obvious garbage (docs/zero-copy.md).
+#ifndef BIN_SERIALIZER_DEBUG
+#ifdef NDEBUG
+#define BIN_SERIALIZER_DEBUG 0
+#else
+#define BIN_SERIALIZER_DEBUG 1
+#endif
+#endif

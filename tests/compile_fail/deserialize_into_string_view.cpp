@@ -1,21 +1,26 @@
-// A std::string_view can be serialized (same bytes as a std::string) but not
-// deserialized into: zero-copy views into the input are not supported yet.
-// The error says to decode into a std::string instead.
+// A std::string_view decodes zero-copy, pointing into the input, so it needs a
+// contiguous source (Buffer, FixedBuffer, BufferView). From a stream (a buffer
+// with only read()) it must not compile, and the error says what to use.
 //
-// EXPECT-ERROR: cannot deserialize into a std::basic_string_view
+// EXPECT-ERROR: cannot deserialize into a std::basic_string_view from a stream
 // EXPECT-ERROR: std::string instead
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/std/string_view.hpp>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
+struct Stream {
+  bool read(void*, std::size_t) { return false; }
+};
+
 int main() {
-  bin_serializer::Buffer buf;
+  Stream in;
 #ifndef BIN_SERIALIZER_CF_CONTROL
   std::string_view target;
 #else
   std::string target;
 #endif
-  return bin_serializer::deserialize(buf, target) ? 0 : 1;
+  return bin_serializer::deserialize(in, target) ? 0 : 1;
 }

@@ -11,6 +11,7 @@
 #include "string_view.hpp"
 #include "vector.hpp"
 #include "array.hpp"
+#include "span.hpp"
 #include "optional.hpp"
 #include "variant.hpp"
 #include "tuple.hpp"

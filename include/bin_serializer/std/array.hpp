@@ -1,13 +1,12 @@
 // std::array<T, N>: [N elements], no count (N is part of the type).
-// std::span<T, E>:  [uint64 count][count elements], the bytes of std::vector<T>;
-//                   a serialization source only (it owns nothing to decode into).
+// std::span<T, E>:  see span.hpp (included here, where it used to live).
 //
 // std::array needs a codec even though it is often trivially copyable: the
 // memcpy path would copy std::array<T, 0>'s placeholder byte, skip bool
 // validation for std::array<bool, N>, and bypass the codec of an element such
 // as std::optional. When the elements are plain object bytes the whole array is
 // still one copy. A span must never be copied as an object (that would send a
-// pointer), hence its codec too.
+// pointer), hence its codec too (span.hpp).
 #pragma once
 
 #include <array>
@@ -16,6 +15,7 @@
 #include <type_traits>
 
 #include "codec_support.hpp"
+#include "span.hpp"
 
 namespace bin_serializer {
 
@@ -86,36 +86,6 @@ struct codec<std::array<T, N>> {
         if (!::bin_serializer::deserialize_field(r, element)) return false;
       return true;
     }
-  }
-};
-
-template <class T, std::size_t Extent>
-struct codec<std::span<T, Extent>> {
-  using span_type = std::span<T, Extent>;
-  using element_type = std::remove_cv_t<T>;
-
-  template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
-
-  template <class W>
-  static bool write(W& w, const span_type& s) {
-    return detail::std_codec::write_counted(w, s.data(), s.size());
-  }
-
-  template <options Opts>
-  static constexpr std::size_t size(const span_type& s) {
-    return detail::std_codec::length_prefix_bytes +
-           detail::std_codec::elements_size<Opts, element_type>(s, s.size());
-  }
-
-  template <class R>
-  static bool read(R&, span_type&) {
-    static_assert(detail::dependent_false<R>,
-                  "bin_serializer: cannot deserialize into a std::span: a span only views "
-                  "memory owned by someone else, so there is nothing to decode into. A span "
-                  "is encoded exactly like a std::vector of its elements: deserialize into a "
-                  "std::vector<T> instead.");
-    return false;
   }
 };
 

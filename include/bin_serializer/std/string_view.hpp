@@ -1,11 +1,21 @@
 // std::basic_string_view<CharT>: [uint64 length in characters][length * sizeof(CharT) bytes],
-// the bytes of the matching std::basic_string. A serialization source only.
+// the bytes of the matching std::basic_string.
 //
 // Without this codec a string_view (trivially copyable) would be copied as an
 // object: a pointer and a length, meaningless to the reader.
+//
+// Decoding (zero-copy, docs/zero-copy.md) points the view at the characters
+// inside the input, so it needs a contiguous source (Buffer, FixedBuffer,
+// BufferView) and is valid only while those bytes are alive and unchanged.
+// Characters wider than one byte are used in place only when their bytes
+// already are host characters (native format, or portable on a little-endian
+// host; anything else does not compile) and sit at an address aligned for
+// CharT; unaligned characters fail with errc::invalid_value at the offset of
+// the first character (decode such data into the std::basic_string instead).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <type_traits>
 
@@ -56,13 +66,35 @@ struct codec<std::basic_string_view<CharT, Traits>> {
   }
 
   template <class R>
-  static bool read(R&, view_type&) {
-    static_assert(detail::dependent_false<R>,
-                  "bin_serializer: cannot deserialize into a std::basic_string_view: a view "
-                  "does not own the characters, and views into the input buffer (zero-copy "
-                  "decoding) are not supported yet. A string_view is encoded exactly like "
-                  "the matching std::basic_string: deserialize into a std::string instead.");
-    return false;
+  static bool read(R& r, view_type& s) {
+    static_assert(R::contiguous,
+                  "bin_serializer: cannot deserialize into a std::basic_string_view from a "
+                  "stream: the view points into the input bytes, so it needs a contiguous "
+                  "buffer (Buffer, FixedBuffer<N>, BufferView). Read the message into one of "
+                  "those first, or deserialize into a std::string instead (same bytes).");
+    static_assert(R::opts.format == wire_format::native || !std::is_same_v<CharT, wchar_t>,
+                  "bin_serializer: std::wstring_view has no portable encoding (wchar_t is 2 "
+                  "bytes on Windows, 4 elsewhere). Use std::u16string_view or "
+                  "std::u32string_view.");
+    static_assert(chars_as_block<R::opts>,
+                  "bin_serializer: on this big-endian host the portable format stores these "
+                  "characters byte-swapped, so a view cannot use them in place. Deserialize "
+                  "into the std::basic_string (e.g. std::u16string) instead.");
+    std::size_t n = 0;
+    if (!r.read_length(n, sizeof(CharT), R::opts.max_string_length)) return false;
+    const std::size_t at = r.position();
+    const std::byte* p = r.take(n * sizeof(CharT));
+    if (p == nullptr) return false;
+    if constexpr (sizeof(CharT) > 1) {
+      if (n == 0) {
+        s = view_type{};
+        return true;
+      }
+      if (reinterpret_cast<std::uintptr_t>(p) % alignof(CharT) != 0) [[unlikely]]
+        return r.fail(errc::invalid_value, at); // a CharT* there would be misaligned
+    }
+    s = view_type(reinterpret_cast<const CharT*>(p), n);
+    return true;
   }
 };
 

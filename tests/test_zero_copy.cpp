@@ -1,0 +1,548 @@
+// Zero-copy decoding (docs/zero-copy.md): std::basic_string_view, std::span of
+// const bytes and bin_serializer::array_view<T> decode into views of the input
+// bytes, with the same wire bytes as std::string / std::vector.
+#define BIN_SERIALIZER_TEST_COUNT_ALLOCATIONS
+#include "test_util.hpp"
+
+#include <bin_serializer/array_view.hpp>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "workloads/views.hpp"
+
+namespace bs = bin_serializer;
+using test_util::AllocationProbe;
+
+// Hand-written golden bytes are little-endian: they are decoded and compared
+// in the portable format, which is the native one's bytes on little-endian
+// hosts. Native-format checks compare with the owning type's encoding instead,
+// so the file also passes on big-endian hosts (the s390x preset).
+constexpr bs::options P = bs::portable;
+constexpr bool le_host = bs::detail::little_endian_host;
+using test_util::hex;
+using test_util::unhex;
+
+namespace {
+
+// True when [p, p + n) lies inside the source bytes.
+bool points_into(const void* p, std::size_t n, std::span<const std::byte> source) {
+  const auto* b = static_cast<const std::byte*>(p);
+  return b >= source.data() && b + n <= source.data() + source.size();
+}
+bool points_into(std::string_view s, std::span<const std::byte> source) {
+  return points_into(s.data(), s.size(), source);
+}
+template <class T>
+bool points_into(const bs::array_view<T>& v, std::span<const std::byte> source) {
+  return points_into(v.bytes().data(), v.size_bytes(), source);
+}
+
+template <bs::options Opts = bs::native, class T>
+std::vector<std::byte> encode(const T& value) {
+  bs::Buffer buf;
+  EXPECT_TRUE(bs::serialize<Opts>(buf, value));
+  return test_util::to_vector(buf.bytes());
+}
+
+// Every proper prefix of `bytes` must fail to decode (truncated), leaving the
+// view's read position at 0.
+template <bs::options Opts, class View>
+void expect_every_prefix_fails(const std::vector<std::byte>& bytes) {
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+    bs::BufferView in{std::span(bytes).first(cut)};
+    View v{};
+    ASSERT_FALSE(bs::deserialize<Opts>(in, v)) << "cut at " << cut;
+    EXPECT_EQ(in.last_error().code, bs::errc::truncated) << "cut at " << cut;
+    EXPECT_EQ(in.read_position(), 0U);
+  }
+}
+
+// ---- std::string_view ---------------------------------------------------------------------------
+
+TEST(ZeroCopyStringView, DecodesIntoTheInput) {
+  const auto bytes = unhex("0300000000000000616263");
+  bs::BufferView in{bytes};
+  std::string_view s;
+  ASSERT_TRUE(bs::deserialize<P>(in, s));
+  EXPECT_EQ(s, "abc");
+  EXPECT_EQ(static_cast<const void*>(s.data()), static_cast<const void*>(bytes.data() + 8));
+  EXPECT_EQ(in.read_position(), bytes.size());
+  // Same bytes back, and the same bytes as std::string, in both formats.
+  EXPECT_EQ(hex(encode<P>(s)), "0300000000000000616263");
+  EXPECT_EQ(hex(encode(std::string("abc"))), hex(encode(s)));
+  EXPECT_EQ(hex(encode<P>(std::string("abc"))), hex(encode<P>(s)));
+}
+
+TEST(ZeroCopyStringView, EmptyAndFromBufferAndFixedBuffer) {
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize(buf, std::string_view{}));
+  ASSERT_TRUE(bs::serialize(buf, std::string("hello")));
+  std::string_view a = "old";
+  std::string_view b;
+  ASSERT_TRUE(bs::deserialize(buf, a));
+  ASSERT_TRUE(bs::deserialize(buf, b));
+  EXPECT_TRUE(a.empty());
+  EXPECT_EQ(b, "hello");
+  EXPECT_TRUE(points_into(b, buf.bytes()));
+
+  bs::FixedBuffer<64> fixed;
+  ASSERT_TRUE(bs::serialize(fixed, std::string("fixed")));
+  std::string_view c;
+  ASSERT_TRUE(bs::deserialize(fixed, c));
+  EXPECT_EQ(c, "fixed");
+  EXPECT_TRUE(points_into(c, fixed.bytes()));
+}
+
+TEST(ZeroCopyStringView, Char8AndPortable) {
+  const auto bytes = unhex("02000000000000006869");
+  bs::BufferView in{bytes};
+  std::u8string_view s;
+  ASSERT_TRUE(bs::deserialize<bs::portable>(in, s));
+  EXPECT_EQ(s, u8"hi");
+}
+
+TEST(ZeroCopyStringView, RespectsMaxStringLength) {
+  const auto bytes = unhex("050000000000000068656c6c6f");
+  constexpr auto opts = bs::options{.format = bs::wire_format::portable, .max_string_length = 4};
+  bs::BufferView in{bytes};
+  std::string_view s = "kept";
+  EXPECT_FALSE(bs::deserialize<opts>(in, s));
+  EXPECT_EQ(in.last_error(), (bs::error{bs::errc::limit_exceeded, 0}));
+  EXPECT_EQ(s, "kept");
+  EXPECT_EQ(in.read_position(), 0U);
+  constexpr auto five = bs::options{.format = bs::wire_format::portable, .max_string_length = 5};
+  EXPECT_TRUE(bs::deserialize<five>(in, s));
+  EXPECT_EQ(s, "hello");
+}
+
+TEST(ZeroCopyStringView, HostileLengthFailsCleanly) {
+  for (const char* text : {"ffffffffffffffff41", "0000000000000080", "0900000000000000616263"}) {
+    const auto bytes = unhex(text);
+    bs::BufferView in{bytes};
+    std::string_view s = "kept";
+    EXPECT_FALSE(bs::deserialize(in, s)) << text;
+    EXPECT_EQ(in.last_error(), (bs::error{bs::errc::truncated, 0})) << text;
+    EXPECT_EQ(s, "kept");
+  }
+}
+
+// The portable format's u16 characters are host characters only on a
+// little-endian host (elsewhere decoding into a view does not compile).
+template <bool LittleEndian = le_host>
+void expect_portable_u16_view_in_place(const std::byte* data, std::size_t size) {
+  if constexpr (LittleEndian) {
+    bs::BufferView in{data, size};
+    std::u16string_view p;
+    ASSERT_TRUE(bs::deserialize<P>(in, p));
+    EXPECT_EQ(p, u"A\u00e9");
+    EXPECT_EQ(static_cast<const void*>(p.data()), static_cast<const void*>(data + 8));
+  }
+}
+
+// Wider characters are used in place only when aligned for the character type.
+TEST(ZeroCopyStringView, WideCharsAlignedAndUnaligned) {
+  EXPECT_EQ(hex(encode<P>(std::u16string(u"A\u00e9"))), "02000000000000004100e900");
+  const auto wire = encode(std::u16string(u"A\u00e9")); // native: host byte order
+  alignas(8) std::array<std::byte, 32> storage{};
+  std::memcpy(storage.data(), wire.data(), wire.size());
+
+  bs::BufferView aligned{storage.data(), wire.size()};
+  std::u16string_view s;
+  ASSERT_TRUE(bs::deserialize(aligned, s));
+  EXPECT_EQ(s, u"A\u00e9");
+  EXPECT_EQ(static_cast<const void*>(s.data()), static_cast<const void*>(storage.data() + 8));
+  EXPECT_EQ(hex(encode(s)), hex(wire));
+  if (le_host) expect_portable_u16_view_in_place(storage.data(), wire.size());
+
+  // One byte later the characters sit at an odd address.
+  std::memcpy(storage.data() + 1, wire.data(), wire.size());
+  bs::BufferView unaligned{storage.data() + 1, wire.size()};
+  std::u16string_view u = u"kept";
+  EXPECT_FALSE(bs::deserialize(unaligned, u));
+  EXPECT_EQ(unaligned.last_error(), (bs::error{bs::errc::invalid_value, 8}));
+  EXPECT_EQ(u, u"kept");
+  EXPECT_EQ(unaligned.read_position(), 0U);
+  // The owning string reads the same bytes anywhere.
+  std::u16string owned;
+  ASSERT_TRUE(bs::deserialize(unaligned, owned));
+  EXPECT_EQ(owned, u"A\u00e9");
+
+  // An empty wide string has no characters to align.
+  const auto empty_wire = encode(std::u16string());
+  std::memcpy(storage.data() + 1, empty_wire.data(), empty_wire.size());
+  bs::BufferView empty{storage.data() + 1, empty_wire.size()};
+  ASSERT_TRUE(bs::deserialize(empty, u));
+  EXPECT_TRUE(u.empty());
+}
+
+// ---- std::span of const bytes -------------------------------------------------------------------
+
+TEST(ZeroCopySpan, ByteSpansDecodeIntoTheInput) {
+  const auto bytes = unhex("0300000000000000010203");
+  {
+    bs::BufferView in{bytes};
+    std::span<const std::byte> s;
+    ASSERT_TRUE(bs::deserialize<P>(in, s));
+    ASSERT_EQ(s.size(), 3U);
+    EXPECT_EQ(s.data(), bytes.data() + 8);
+    EXPECT_EQ(hex(encode<P>(s)), "0300000000000000010203");
+    EXPECT_EQ(hex(encode(s)), hex(encode(std::vector<std::byte>(s.begin(), s.end()))));
+  }
+  {
+    bs::BufferView in{bytes};
+    std::span<const std::uint8_t> s;
+    ASSERT_TRUE(bs::deserialize<bs::portable>(in, s));
+    EXPECT_EQ((std::vector<std::uint8_t>(s.begin(), s.end())),
+              (std::vector<std::uint8_t>{1, 2, 3}));
+  }
+  {
+    bs::BufferView in{bytes};
+    std::span<const char> s;
+    ASSERT_TRUE(bs::deserialize<P>(in, s));
+    EXPECT_EQ(static_cast<const void*>(s.data()), static_cast<const void*>(bytes.data() + 8));
+  }
+  // Same bytes as the vector.
+  EXPECT_EQ(hex(encode<P>(std::vector<std::uint8_t>{1, 2, 3})), "0300000000000000010203");
+}
+
+TEST(ZeroCopySpan, SerializesFromAnySpan) {
+  const std::vector<std::uint16_t> v{1, 0x0203};
+  EXPECT_EQ(hex(encode<P>(std::span<const std::uint16_t>(v))), "020000000000000001000302");
+  EXPECT_EQ(hex(encode(std::span<const std::uint16_t>(v))), hex(encode(v)));
+}
+
+TEST(ZeroCopySpan, HostileCountFailsCleanly) {
+  const auto bytes = unhex("ffffffffffffff7f00");
+  bs::BufferView in{bytes};
+  std::span<const std::byte> s;
+  EXPECT_FALSE(bs::deserialize<bs::untrusted>(in, s));
+  EXPECT_EQ(in.last_error(), (bs::error{bs::errc::truncated, 0}));
+  EXPECT_TRUE(s.empty());
+}
+
+// ---- array_view ---------------------------------------------------------------------------------
+
+TEST(ArrayView, GoldenBytesMatchTheVector) {
+  const std::vector<std::uint32_t> v{1, 0x01020304};
+  const bs::array_view<std::uint32_t> view(v);
+  EXPECT_EQ(hex(encode<bs::portable>(view)), "02000000000000000100000004030201");
+  EXPECT_EQ(hex(encode(view)), hex(encode(v)));
+  EXPECT_EQ(bs::serialized_size(view), 16U);
+  EXPECT_EQ(hex(encode<P>(bs::array_view<float>{})), "0000000000000000");
+}
+
+TEST(ArrayView, DecodesUnalignedElementsInPlace) {
+  // One leading byte puts the count and the elements at odd addresses.
+  const auto bytes = unhex("ff" "0300000000000000" "0100" "0200" "0300");
+  bs::BufferView in{bytes};
+  ASSERT_TRUE(in.seek(1));
+  bs::array_view<std::uint16_t> view;
+  ASSERT_TRUE(bs::deserialize<bs::portable>(in, view));
+  ASSERT_EQ(view.size(), 3U);
+  EXPECT_FALSE(view.empty());
+  EXPECT_EQ(view.bytes().data(), bytes.data() + 9);
+  // The portable format's little-endian elements are swapped on access only on
+  // a big-endian host.
+  EXPECT_EQ(view.swaps_bytes(), !le_host);
+  EXPECT_EQ(view[0], 1);
+  EXPECT_EQ(view[2], 3);
+  EXPECT_EQ(view.front(), 1);
+  EXPECT_EQ(view.back(), 3);
+  EXPECT_EQ(view.at(1), std::optional<std::uint16_t>(2));
+  EXPECT_EQ(view.at(3), std::nullopt);
+  std::vector<std::uint16_t> seen;
+  for (const std::uint16_t x : view) seen.push_back(x);
+  EXPECT_EQ(seen, (std::vector<std::uint16_t>{1, 2, 3}));
+  EXPECT_EQ(view.to_vector(), seen);
+  EXPECT_EQ(view.end() - view.begin(), 3);
+  EXPECT_EQ(view.begin()[1], 2);
+  static_assert(std::random_access_iterator<bs::array_view<std::uint16_t>::iterator>);
+  EXPECT_EQ(view, bs::array_view<std::uint16_t>(seen));
+  EXPECT_NE(view, bs::array_view<std::uint16_t>(std::span(seen).first(2)));
+  EXPECT_EQ(hex(encode<P>(view)), "0300000000000000010002000300");
+  // Native: the host's bytes (converted element by element where the view
+  // holds swapped ones), equal to the vector's.
+  EXPECT_EQ(hex(encode(view)), hex(encode(seen)));
+}
+
+// Struct elements: in the portable format only where their memory is their
+// encoding (a little-endian host); elsewhere array_view<Vec3> does not compile.
+template <bs::options Opts>
+void check_struct_elements() {
+  const std::vector<workloads::Vec3> path{{1, 2, 3}, {4, 5, 6}};
+  const auto bytes = encode<Opts>(path);
+  bs::BufferView in{bytes};
+  bs::array_view<workloads::Vec3> view;
+  ASSERT_TRUE(bs::deserialize<Opts>(in, view));
+  EXPECT_TRUE(workloads::same_elements(view, path));
+  EXPECT_EQ(hex(encode<Opts>(view)), hex(bytes));
+}
+
+template <bool LittleEndian = le_host>
+void check_struct_elements_portable() {
+  if constexpr (LittleEndian) check_struct_elements<P>();
+}
+
+TEST(ArrayView, StructElements) {
+  check_struct_elements<bs::native>();
+  check_struct_elements_portable();
+  const std::vector<workloads::Vec3> path{{1, 2, 3}, {4, 5, 6}};
+  const auto bytes = encode<P>(path);
+  EXPECT_EQ(hex(bytes), "0200000000000000" "0000803f0000004000004040"
+                        "000080400000a0400000c040"); // 1, 2, 3, 4, 5, 6 as little-endian floats
+}
+
+TEST(ArrayView, ChecksBoolElements) {
+  const auto good = unhex("03000000000000000100" "01");
+  bs::BufferView in{good};
+  bs::array_view<bool> view;
+  ASSERT_TRUE(bs::deserialize<P>(in, view));
+  EXPECT_EQ(view.to_vector(), (std::vector<bool>{true, false, true}));
+
+  const auto bad = unhex("03000000000000000102" "01");
+  bs::BufferView in2{bad};
+  bs::array_view<bool> kept;
+  EXPECT_FALSE(bs::deserialize<P>(in2, kept));
+  EXPECT_EQ(in2.last_error(), (bs::error{bs::errc::invalid_value, 9}));
+  EXPECT_TRUE(kept.empty());
+  bs::BufferView in3{bad};
+  constexpr auto unchecked =
+      bs::options{.format = bs::wire_format::portable, .validate_values = false};
+  EXPECT_TRUE(bs::deserialize<unchecked>(in3, kept)); // validation off: any byte
+}
+
+TEST(ArrayView, HostileCountsFailCleanly) {
+  for (const char* text :
+       {"ffffffffffffffff", "0000000000000020" "00000000", "0200000000000000" "0000803f"}) {
+    const auto bytes = unhex(text);
+    bs::BufferView in{bytes};
+    bs::array_view<float> view;
+    EXPECT_FALSE(bs::deserialize<bs::untrusted>(in, view)) << text;
+    EXPECT_EQ(in.last_error(), (bs::error{bs::errc::truncated, 0})) << text;
+    EXPECT_TRUE(view.empty());
+  }
+  const auto bytes = unhex("0300000000000000" "000000000000000000000000");
+  constexpr auto opts = bs::options{.max_element_count = 2};
+  bs::BufferView in{bytes};
+  bs::array_view<float> view;
+  EXPECT_FALSE(bs::deserialize<opts>(in, view));
+  EXPECT_EQ(in.last_error(), (bs::error{bs::errc::limit_exceeded, 0}));
+}
+
+// ---- nesting ------------------------------------------------------------------------------------
+
+struct Mixed {
+  std::string_view title;
+  std::optional<std::string_view> note;
+  std::span<const std::byte> blob;
+  bs::array_view<std::int32_t> numbers;
+  std::vector<std::string_view> tags;
+};
+
+struct Owned {
+  std::string title;
+  std::optional<std::string> note;
+  std::vector<std::byte> blob;
+  std::vector<std::int32_t> numbers;
+  std::vector<std::string> tags;
+};
+
+template <bs::options Opts>
+void check_mixed() {
+  const Owned owned{"t", std::string("n"), {std::byte{7}}, {-1, 2}, {"a", "bc"}};
+  {
+    const auto bytes = encode<Opts>(owned);
+    bs::BufferView in{bytes};
+    Mixed m;
+    ASSERT_TRUE(bs::deserialize<Opts>(in, m));
+    EXPECT_EQ(m.title, "t");
+    ASSERT_TRUE(m.note.has_value());
+    EXPECT_EQ(*m.note, "n");
+    ASSERT_EQ(m.blob.size(), 1U);
+    EXPECT_EQ(m.blob[0], std::byte{7});
+    EXPECT_EQ(m.numbers.to_vector(), owned.numbers);
+    ASSERT_EQ(m.tags.size(), 2U);
+    EXPECT_EQ(m.tags[1], "bc");
+    EXPECT_TRUE(points_into(*m.note, bytes));
+    EXPECT_TRUE(points_into(m.tags[1], bytes));
+    EXPECT_TRUE(points_into(m.numbers, bytes));
+    EXPECT_EQ(hex(encode<Opts>(m)), hex(bytes));
+  }
+  EXPECT_EQ(hex(encode<Opts>(Mixed{})), hex(encode<Opts>(Owned{})));
+}
+
+TEST(ZeroCopyNested, StructOfViewsMatchesTheOwningStruct) {
+  check_mixed<bs::native>();
+  check_mixed<bs::portable>();
+}
+
+TEST(ZeroCopyNested, VectorOfViewsReusesItsCapacity) {
+  const std::vector<std::string> words{"one", "two", "three"};
+  const auto bytes = encode(words);
+  std::vector<std::string_view> views;
+  {
+    bs::BufferView in{bytes};
+    AllocationProbe probe;
+    ASSERT_TRUE(bs::deserialize(in, views));
+    EXPECT_EQ(probe.count(), 1U); // the vector's own storage, nothing per string
+  }
+  {
+    bs::BufferView in{bytes};
+    AllocationProbe probe;
+    ASSERT_TRUE(bs::deserialize(in, views));
+    EXPECT_EQ(probe.count(), 0U);
+  }
+  EXPECT_EQ(views, (std::vector<std::string_view>{"one", "two", "three"}));
+  EXPECT_TRUE(points_into(views[2], bytes));
+}
+
+TEST(ZeroCopyNested, OptionalStringView) {
+  const auto bytes = unhex("01" "0200000000000000" "6f6b");
+  bs::BufferView in{bytes};
+  std::optional<std::string_view> s;
+  ASSERT_TRUE(bs::deserialize<P>(in, s));
+  EXPECT_EQ(s, std::optional<std::string_view>("ok"));
+  EXPECT_EQ(hex(encode<P>(s)), "0102000000000000006f6b");
+}
+
+// ---- the view workloads -------------------------------------------------------------------------
+
+template <bs::options Opts>
+void check_person() {
+  const workloads::Person person = workloads::make_person();
+  const auto bytes = encode<Opts>(person);
+  bs::BufferView in{bytes};
+  workloads::PersonView view;
+  AllocationProbe probe;
+  ASSERT_TRUE(bs::deserialize<Opts>(in, view));
+  EXPECT_EQ(probe.count(), 0U);
+  EXPECT_TRUE(workloads::same_value(view, person));
+  EXPECT_TRUE(points_into(view.name, bytes));
+  EXPECT_TRUE(points_into(view.email, bytes));
+  EXPECT_TRUE(points_into(view.scores, bytes));
+  EXPECT_EQ(in.read_position(), bytes.size());
+  EXPECT_EQ(hex(encode<Opts>(view)), hex(bytes));
+  expect_every_prefix_fails<Opts, workloads::PersonView>(bytes);
+}
+
+TEST(ViewWorkloads, PersonNative) { check_person<bs::native>(); }
+TEST(ViewWorkloads, PersonPortable) { check_person<bs::portable>(); }
+TEST(ViewWorkloads, PersonUntrusted) { check_person<bs::untrusted>(); }
+
+TEST(ViewWorkloads, PersonGolden) {
+  const auto bytes = encode<bs::portable>(workloads::make_person());
+  EXPECT_EQ(hex(bytes), "0800000000000000" "4a6f686e20446f65" "19000000"
+                        "1400000000000000" "6a6f686e2e646f65406578616d706c652e636f6d"
+                        "0300000000000000" "66660640cdcc4c4000009040");
+}
+
+TEST(ViewWorkloads, Car) {
+  const workloads::Car car = workloads::make_car_sequential(7);
+  const auto bytes = encode(car);
+  workloads::CarView view;
+  {
+    bs::BufferView in{bytes};
+    ASSERT_TRUE(bs::deserialize(in, view));
+  }
+  EXPECT_TRUE(workloads::same_value(view, car));
+  EXPECT_TRUE(points_into(view.manufacturer, bytes));
+  EXPECT_TRUE(points_into(view.fuel_figures[2].usage_description, bytes));
+  EXPECT_TRUE(points_into(view.performance_figures[1].acceleration, bytes));
+  EXPECT_EQ(hex(encode(view)), hex(bytes));
+  // Decoding again into the same object reuses its two vectors: no allocation.
+  bs::BufferView again{bytes};
+  AllocationProbe probe;
+  ASSERT_TRUE(bs::deserialize(again, view));
+  EXPECT_EQ(probe.count(), 0U);
+  EXPECT_TRUE(workloads::same_value(view, car));
+  expect_every_prefix_fails<bs::native, workloads::CarView>(bytes);
+}
+
+template <bs::options Opts>
+void check_monsters() {
+  const auto monsters = workloads::make_monsters(8);
+  const auto bytes = encode<Opts>(monsters);
+  std::vector<workloads::MonsterView> views;
+  for (int round = 0; round < 2; ++round) {
+    bs::BufferView in{bytes};
+    AllocationProbe probe;
+    ASSERT_TRUE(bs::deserialize<Opts>(in, views));
+    if (round == 1) {
+      EXPECT_EQ(probe.count(), 0U); // vectors reused
+    }
+    ASSERT_EQ(views.size(), monsters.size());
+    for (std::size_t i = 0; i < monsters.size(); ++i)
+      EXPECT_TRUE(workloads::same_value(views[i], monsters[i])) << i;
+  }
+  EXPECT_TRUE(points_into(views[3].name, bytes));
+  EXPECT_TRUE(points_into(views[3].weapons[0].name, bytes));
+  EXPECT_TRUE(points_into(views[3].path, bytes));
+  EXPECT_EQ(hex(encode<Opts>(views)), hex(bytes));
+
+  const auto one = encode<Opts>(monsters[1]);
+  expect_every_prefix_fails<Opts, workloads::MonsterView>(one);
+}
+
+TEST(ViewWorkloads, MonstersNative) { check_monsters<bs::native>(); }
+template <bool LittleEndian = le_host>
+void check_monsters_portable() {
+  if constexpr (LittleEndian)
+    check_monsters<bs::portable>();
+  else
+    GTEST_SKIP() << "MonsterView's array_view<Vec3> is not viewable in the portable format on a "
+                    "big-endian host";
+}
+TEST(ViewWorkloads, MonstersPortable) { check_monsters_portable(); }
+
+// ---- debug-build misuse detection ---------------------------------------------------------------
+
+TEST(ZeroCopyDebug, ClearPoisonsTheBytesViewsPointAt) {
+#if !BIN_SERIALIZER_DEBUG
+  GTEST_SKIP() << "Buffer poisons released bytes only in debug builds (BIN_SERIALIZER_DEBUG)";
+#else
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize(buf, std::string("secret")));
+  std::string_view view;
+  ASSERT_TRUE(bs::deserialize(buf, view));
+  ASSERT_EQ(view, "secret");
+  buf.clear(); // the storage is kept, so reading the stale view is defined, and shows garbage
+  EXPECT_EQ(view, std::string(6, '\xDD'));
+#endif
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ZERO_COPY_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZERO_COPY_TEST_ASAN 1
+#endif
+#endif
+
+// A view into storage the Buffer has since freed (it grew) is a
+// heap-use-after-free that AddressSanitizer reports.
+TEST(ZeroCopyDebugDeathTest, ViewIntoReallocatedBufferIsReportedUnderAsan) {
+#ifndef ZERO_COPY_TEST_ASAN
+  GTEST_SKIP() << "needs AddressSanitizer";
+#else
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        bs::Buffer buf;
+        (void)bs::serialize(buf, std::string("stale"));
+        std::string_view view;
+        (void)bs::deserialize(buf, view);
+        (void)buf.reserve(buf.capacity() * 4); // moves the bytes, frees the old block
+        volatile char c = view[0];
+        (void)c;
+      },
+      "heap-use-after-free");
+#endif
+}
+
+} // namespace
