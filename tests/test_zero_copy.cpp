@@ -121,6 +121,22 @@ TEST(ZeroCopyStringView, RespectsMaxStringLength) {
   EXPECT_EQ(s, "hello");
 }
 
+// A string_view is a leaf like std::string: a vector of them is one level
+// deep, whatever max_depth allows.
+TEST(ZeroCopyStringView, IsALeafForMaxDepth) {
+  const auto bytes = unhex("0100000000000000" "0200000000000000" "6869");
+  constexpr auto one_level = bs::options{.format = bs::wire_format::portable, .max_depth = 1};
+  bs::BufferView in{bytes};
+  std::vector<std::string_view> views;
+  ASSERT_TRUE(bs::deserialize<one_level>(in, views));
+  ASSERT_EQ(views.size(), 1U);
+  EXPECT_EQ(views[0], "hi");
+  bs::BufferView again{bytes};
+  std::vector<std::string> strings;
+  ASSERT_TRUE(bs::deserialize<one_level>(again, strings));
+  EXPECT_EQ(strings, std::vector<std::string>{"hi"});
+}
+
 TEST(ZeroCopyStringView, HostileLengthFailsCleanly) {
   for (const char* text : {"ffffffffffffffff41", "0000000000000080", "0900000000000000616263"}) {
     const auto bytes = unhex(text);

@@ -23,7 +23,7 @@ namespace detail {
 // Containers whose elements may themselves be containers count against
 // opts.max_depth; a bounded type cannot recurse, and a string is a leaf.
 template <options Opts, class T>
-inline constexpr bool may_nest = !BoundedSize<T, Opts> && !is_std_string<T>;
+inline constexpr bool may_nest = !BoundedSize<T, Opts> && !is_string_leaf<T>;
 
 // The dispatch: one branch per category of serializable.hpp, mirroring write_value.
 template <class R, class T>

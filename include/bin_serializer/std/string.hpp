@@ -10,6 +10,7 @@
 #include <cstring>
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "../detail/endian.hpp"
@@ -28,6 +29,13 @@ template <class T>
 inline constexpr bool is_std_string = false;
 template <class C, class Tr, class A>
 inline constexpr bool is_std_string<std::basic_string<C, Tr, A>> = true;
+
+// Strings and string views are leaves: they hold no nested values, so they
+// do not count against opts.max_depth.
+template <class T>
+inline constexpr bool is_string_leaf = is_std_string<T>;
+template <class C, class Tr>
+inline constexpr bool is_string_leaf<std::basic_string_view<C, Tr>> = true;
 
 // Granularity for reading strings from a source that cannot say how much input
 // is left: memory grows with the bytes actually received, not with the prefix.
