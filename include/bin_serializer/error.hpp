@@ -18,6 +18,7 @@ enum class errc : std::uint8_t {
   truncated,      // the input ends before the value (or a declared length) does
   invalid_value,  // bytes no value of the type can have, e.g. a bool byte of 2
   limit_exceeded, // a length, count or depth is over a configured limit
+  io_error,       // the stream, file descriptor or mapped file beneath the buffer failed
 };
 
 [[nodiscard]] constexpr std::string_view to_string(errc code) noexcept {
@@ -28,6 +29,7 @@ enum class errc : std::uint8_t {
   case errc::truncated: return "input ends before the value is complete";
   case errc::invalid_value: return "input holds a value the type cannot have";
   case errc::limit_exceeded: return "a length, count or depth exceeds its limit";
+  case errc::io_error: return "the underlying stream, file or descriptor reported an error";
   }
   return "unknown error";
 }
