@@ -247,8 +247,8 @@ BENCHMARK(BM_Tick_FixedBuffer);
 BENCHMARK(BM_Tick_FixedBuffer_PerCall);
 BENCHMARK(BM_Tick_FixedBuffer_Naive);
 BENCHMARK(BM_Tick_Memcpy);
-BENCHMARK(BM_Tick_MappedLog_Write)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_Tick_MappedLog_Read)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Tick_MappedLog_Write)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Tick_MappedLog_Read)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
