@@ -12,7 +12,12 @@
 #include <thread>
 #include <vector>
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
+
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "workloads/car.hpp"
@@ -167,6 +172,85 @@ TEST(FdIo, LargeValuesGoStraightToTheDescriptor) {
   EXPECT_EQ(back, big);
   ::close(fd);
   ::unlink(path);
+}
+
+// A handler installed without SA_RESTART: a blocked read()/write() in the
+// signalled thread returns EINTR, or a partial count if some bytes moved.
+std::atomic<int> signals_seen{0};
+extern "C" void count_signal(int) { signals_seen.fetch_add(1, std::memory_order_relaxed); }
+
+struct interrupting_handler {
+  struct sigaction old {};
+  interrupting_handler() {
+    struct sigaction sa {};
+    sa.sa_handler = count_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; // no SA_RESTART
+    ::sigaction(SIGUSR1, &sa, &old);
+  }
+  ~interrupting_handler() { ::sigaction(SIGUSR1, &old, nullptr); }
+};
+
+TEST(FdIo, InterruptedAndPartialWritesStillDeliverEveryByte) {
+  interrupting_handler handler;
+  signals_seen = 0;
+  std::vector<std::uint32_t> big(1 << 18); // 1 MiB: far more than a pipe holds
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+#if defined(F_SETPIPE_SZ)
+  (void)::fcntl(p.w, F_SETPIPE_SZ, 4096); // a small pipe: the writer blocks many times
+#endif
+  std::atomic<bool> done{false};
+  bool wrote = false;
+  std::thread writer([&] {
+    bs::fd_writer w(p.w);
+    wrote = bs::serialize(w, big) && w.flush();
+    done = true;
+    p.close_w();
+  });
+  // Signal the writer while it is blocked on the full pipe, and drain slowly.
+  std::thread signaller([&] {
+    while (!done) {
+      ::pthread_kill(writer.native_handle(), SIGUSR1);
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  });
+  bs::fd_reader r(p.r);
+  std::vector<std::uint32_t> back;
+  const bool read_ok = bs::deserialize(r, back);
+  signaller.join();
+  writer.join();
+  EXPECT_TRUE(wrote);
+  ASSERT_TRUE(read_ok) << static_cast<int>(r.last_error().code);
+  EXPECT_EQ(back, big);
+  EXPECT_GT(signals_seen.load(), 0);
+}
+
+TEST(FdIo, InterruptedReadIsRetried) {
+  interrupting_handler handler;
+  signals_seen = 0;
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+  std::atomic<bool> started{false};
+  std::uint64_t got = 0;
+  bool ok = false;
+  std::thread reader([&] {
+    bs::fd_reader r(p.r);
+    started = true;
+    ok = bs::deserialize(r, got); // blocks on the empty pipe
+  });
+  while (!started) std::this_thread::yield();
+  for (int i = 0; i < 20; ++i) {
+    ::pthread_kill(reader.native_handle(), SIGUSR1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const std::uint64_t v = 0x1122334455667788u;
+  ASSERT_EQ(::write(p.w, &v, sizeof v), static_cast<ssize_t>(sizeof v));
+  reader.join();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(got, v);
+  EXPECT_GT(signals_seen.load(), 0);
 }
 
 TEST(FdIo, BadDescriptorIsIoError) {
