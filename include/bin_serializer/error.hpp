@@ -18,6 +18,8 @@ enum class errc : std::uint8_t {
   truncated,      // the input ends before the value (or a declared length) does
   invalid_value,  // bytes no value of the type can have, e.g. a bool byte of 2
   limit_exceeded, // a length, count or depth is over a configured limit
+  schema_mismatch, // a framed message or evolvable struct was written with another schema
+  bad_header,      // a framed message's header is not one (magic, version, reserved bits)
 };
 
 [[nodiscard]] constexpr std::string_view to_string(errc code) noexcept {
@@ -28,6 +30,8 @@ enum class errc : std::uint8_t {
   case errc::truncated: return "input ends before the value is complete";
   case errc::invalid_value: return "input holds a value the type cannot have";
   case errc::limit_exceeded: return "a length, count or depth exceeds its limit";
+  case errc::schema_mismatch: return "schema mismatch";
+  case errc::bad_header: return "not a valid message header";
   }
   return "unknown error";
 }
