@@ -196,7 +196,8 @@ TEST(Evolution, NestedEvolvableOlderInner) {
   const std::string h = "29000000" "05000000" "09000000" "0100000000000000" "66"
                         "0000000000000040" "0100000000000000" "0300"
                         "02000000" "01000000" "6400";
-  bs::BufferView in(test_util::unhex(h));
+  const auto bytes = test_util::unhex(h);
+  bs::BufferView in(bytes);
   ConfigV3 got;
   ASSERT_TRUE(bs::deserialize<portable>(in, got)) << in.last_error().message();
   EXPECT_EQ(got.limits, (Limits{.max_users = 100, .max_rooms = 3}));
