@@ -17,3 +17,6 @@
 #include "serializer.hpp"
 #include "deserializer.hpp"
 #include "std/all.hpp"
+#include "evolution.hpp"
+#include "schema_hash.hpp"
+#include "message.hpp"
