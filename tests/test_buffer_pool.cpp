@@ -29,6 +29,12 @@ static_assert(bs::ErrorRecordingBuffer<pooled_buffer>);
 static_assert(!std::is_copy_constructible_v<pooled_buffer>);
 static_assert(std::is_nothrow_move_constructible_v<pooled_buffer>);
 
+// A lease offers Buffer's optional commit_size() exactly when Buffer does,
+// so serialize() commits through a lease as cheaply as through a Buffer.
+template <class B>
+concept has_commit_size = requires(B& b) { b.commit_size(std::size_t{1}); };
+static_assert(has_commit_size<pooled_buffer> == has_commit_size<bs::Buffer>);
+
 TEST(BufferPool, LeaseIsABufferWithGoldenBytes) {
   BufferPool pool;
   auto buf = pool.acquire();

@@ -75,6 +75,12 @@ public:
   [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return buf_.bytes(); }
   bool reserve(std::size_t n) noexcept { return buf_.reserve(n); }
   void set_size(std::size_t n) noexcept { buf_.set_size(n); }
+  // Forwarded only where Buffer has it (the cheaper commit of an append).
+  template <class B = Buffer>
+    requires requires(B& b, std::size_t n) { b.commit_size(n); }
+  void commit_size(std::size_t n) noexcept {
+    static_cast<B&>(buf_).commit_size(n); // dependent: checked only when B has it
+  }
   [[nodiscard]] std::size_t read_position() const noexcept { return buf_.read_position(); }
   [[nodiscard]] std::size_t remaining() const noexcept { return buf_.remaining(); }
   bool seek(std::size_t pos) noexcept { return buf_.seek(pos); }

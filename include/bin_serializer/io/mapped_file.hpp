@@ -129,6 +129,10 @@ public:
     if (rpos_ > n) rpos_ = n;
   }
 
+  // set_size() for a size that only grew (n >= size()): nothing to clamp.
+  // serialize() uses it to commit an append where the core supports it.
+  void commit_size(std::size_t n) noexcept { size_ = n; }
+
   // Size and read position to zero (the next close() truncates the file to
   // whatever is written after this); capacity is kept.
   void clear() noexcept {
