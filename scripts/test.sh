@@ -4,7 +4,8 @@
 #   total: <passed> passed, <failed> failed
 #
 # Usage: ./scripts/test.sh [--jobs N] [PRESET...]
-#   PRESET defaults to: gcc clang asan tsan noexcept fuzz s390x python   (see CMakePresets.json)
+#   PRESET defaults to: gcc clang asan tsan noexcept fuzz s390x python format
+#   (see CMakePresets.json)
 #   "fuzz" is not a CMake preset: it runs scripts/fuzz.sh (libFuzzer, ASan +
 #   UBSan) for FUZZ_SECONDS per target (default here: 10) and counts one test
 #   per fuzz target. The gcc and noexcept presets also build the fuzz targets in
@@ -12,6 +13,8 @@
 #   "python" installs python/ into a venv and runs its pytest suite.
 #   "tsan" (ThreadSanitizer) builds and runs only the thread-using tests
 #   (BufferPool and I/O): its build and test presets name them.
+#   "format" runs scripts/check_format.sh (clang-format-19 --dry-run over the
+#   C++ sources); counts as 1 test.
 #   "s390x" cross-compiles for big-endian s390x and runs ctest under qemu-s390x
 #   (the golden vectors byte for byte on a big-endian host).
 # A preset that fails to configure or build counts as 1 failed test; the
@@ -45,7 +48,7 @@ if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 if ((${#presets[@]} == 0)); then
-  presets=(gcc clang asan tsan noexcept fuzz s390x python)
+  presets=(gcc clang asan tsan noexcept fuzz s390x python format)
 fi
 
 # shellcheck source=scripts/install_deps.sh
@@ -97,6 +100,17 @@ run_python_stage() {
   failed=0
   skipped=0
   status="ok"
+  # C++ -> Python interop (examples/python_interop.*): python/tests runs the
+  # C++ half when it is given the example binary, built here in the gcc tree
+  # (configured first when the gcc preset has not run).
+  local interop_exe="$ROOT/build/gcc/examples/example_python_interop"
+  if { [[ -f "$ROOT/build/gcc/CMakeCache.txt" ]] || cmake --preset gcc >/dev/null; } &&
+    cmake --build "$ROOT/build/gcc" --target example_python_interop --parallel "$jobs" >/dev/null; then
+    export BIN_SERIALIZER_INTEROP_EXE="$interop_exe"
+  else
+    echo "python: could not build example_python_interop in build/gcc;" \
+      "the C++ -> Python interop test is skipped"
+  fi
   set +e
   {
     python3 -m venv "$venv" &&
@@ -119,7 +133,40 @@ run_python_stage() {
   fi
 }
 
+# The format stage: every C++ file matches .clang-format. One test.
+run_format_stage() {
+  local log="$LOG_DIR/format.log" rc
+  start=$SECONDS
+  passed=0
+  failed=0
+  skipped=0
+  status="ok"
+  set +e
+  "$ROOT/scripts/check_format.sh" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  if ((rc == 0)); then
+    passed=1
+  else
+    failed=1
+    status="$(grep -E '^format: ' "$log" | tail -n 1 || echo "format FAILED (exit $rc)")"
+  fi
+}
+
 for preset in "${presets[@]}"; do
+  if [[ "$preset" == format ]]; then
+    echo
+    echo "================================================================"
+    echo "==> format: scripts/check_format.sh"
+    echo "================================================================"
+    run_format_stage
+    elapsed=$((SECONDS - start))
+    total_passed=$((total_passed + passed))
+    total_failed=$((total_failed + failed))
+    summary+=("$(printf '%-10s %7d %7d %8d   %-8s %s' format "$passed" "$failed" "$skipped" "$(fmt_secs "$elapsed")" "$status")")
+    echo "--> format: $passed passed, $failed failed, $(fmt_secs "$elapsed") ($status)"
+    continue
+  fi
   if [[ "$preset" == python ]]; then
     echo
     echo "================================================================"

@@ -158,4 +158,26 @@ TEST(StdBitset, ObjectBytes) {
   expect_round_trip(wide);
 }
 
+// bitset<0> has storage but no bits: the native encoding is all zeros (not
+// the uninitialised storage), and a non-zero byte is rejected when checked.
+TEST(StdBitset, ZeroBitsIsZeroBytes) {
+  const std::bitset<0> none;
+  const auto bytes = encode(none);
+  ASSERT_EQ(bytes.size(), sizeof(std::bitset<0>));
+  EXPECT_EQ(to_hex(bytes), std::string(2 * sizeof(std::bitset<0>), '0'));
+  expect_round_trip(none);
+
+  auto dirty = bytes;
+  dirty.back() = std::byte{1};
+  bin_serializer::BufferView view(dirty.data(), dirty.size());
+  std::bitset<0> out;
+  EXPECT_FALSE(bin_serializer::deserialize<bin_serializer::untrusted>(view, out));
+  EXPECT_EQ(view.last_error().code, bin_serializer::errc::invalid_value);
+  EXPECT_EQ(view.read_position(), 0u);
+
+  bin_serializer::Buffer portable;
+  ASSERT_TRUE(bin_serializer::serialize<bin_serializer::portable>(portable, none));
+  EXPECT_EQ(portable.size(), 0u);
+}
+
 } // namespace

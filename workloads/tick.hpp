@@ -18,11 +18,15 @@ struct Tick {
 };
 
 inline Tick make_tick(std::uint64_t i) {
-  return {.timestamp_ns = 1'700'000'000'000'000'000ULL + i * 1000,
-          .symbol_id = static_cast<std::uint32_t>(i % 512),
-          .quantity = static_cast<std::uint32_t>(100 + i % 900),
-          .price = 100.0 + static_cast<double>(i % 1000) * 0.01,
-          .side = static_cast<std::uint8_t>(i & 1)};
+  // Value-initialised, then assigned: the 7 padding bytes are zero, so the
+  // native encoding (which carries them) is deterministic.
+  Tick t{};
+  t.timestamp_ns = 1'700'000'000'000'000'000ULL + i * 1000;
+  t.symbol_id = static_cast<std::uint32_t>(i % 512);
+  t.quantity = static_cast<std::uint32_t>(100 + i % 900);
+  t.price = 100.0 + static_cast<double>(i % 1000) * 0.01;
+  t.side = static_cast<std::uint8_t>(i & 1);
+  return t;
 }
 
 // 12 bytes, trivially copyable.

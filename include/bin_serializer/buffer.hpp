@@ -91,6 +91,10 @@ public:
     if (rpos_ > n) rpos_ = n;
   }
 
+  // set_size() for a size that only grew (n >= size()): the read position
+  // cannot exceed it, so there is nothing to clamp. Used by serialize().
+  void commit_size(std::size_t n) noexcept { size_ = n; }
+
   [[nodiscard]] error last_error() const noexcept { return err_; }
   void set_error(error e) noexcept { err_ = e; }
 

@@ -46,6 +46,14 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
     }
   } else if constexpr (c == category::bulk) {
     if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
+    // A const (or reference) member deletes assignment; copying bytes over it
+    // would modify a const object.
+    using element = std::remove_all_extents_t<T>;
+    static_assert(std::is_assignable_v<element&, const element&> ||
+                      std::is_assignable_v<element&, element&&>,
+                  "bin_serializer: cannot deserialize into a trivially copyable type with a "
+                  "const member (it cannot be assigned); make the member non-const, or "
+                  "deserialize into a mutable twin of the struct and construct from it");
     if constexpr (bulk_needs_check<R::opts, T>()) {
       // Checked on a scratch copy so a rejected value never reaches `value`.
       const std::size_t at = r.position();
@@ -95,15 +103,32 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
 // read_position()/seek()), and buffer.last_error() says why and at which byte.
 // The target may then hold some fields already decoded, but is always a valid,
 // destructible object.
-template <options Opts = native, ReadableBuffer B, class T>
-bool deserialize(B& buffer, T& value) {
-  detail::reader_for<Opts, B> r(buffer);
-  if (detail::read_value(r, value)) [[likely]] {
+namespace detail {
+
+template <options Opts, class B, class T>
+BIN_SERIALIZER_INLINE bool deserialize_one(B& buffer, T& value) {
+  reader_for<Opts, B> r(buffer);
+  if (read_value(r, value)) [[likely]] {
     r.commit();
     return true;
   }
   r.rollback();
   return false;
+}
+
+} // namespace detail
+
+// Inline for one-block values (see detail::inline_top_level), a call otherwise.
+template <options Opts = native, ReadableBuffer B, class T>
+  requires detail::inline_top_level<Opts, T>
+BIN_SERIALIZER_INLINE bool deserialize(B& buffer, T& value) {
+  return detail::deserialize_one<Opts>(buffer, value);
+}
+
+template <options Opts = native, ReadableBuffer B, class T>
+  requires(!detail::inline_top_level<Opts, T>)
+bool deserialize(B& buffer, T& value) {
+  return detail::deserialize_one<Opts>(buffer, value);
 }
 
 // Reads one field. Inside a codec, `in` is the reader the codec received;

@@ -79,6 +79,9 @@ public:
     if (rpos_ > n) rpos_ = n;
   }
 
+  // set_size() for a size that only grew (n >= size()): nothing to clamp.
+  void commit_size(std::size_t n) noexcept { size_ = n; }
+
   [[nodiscard]] error last_error() const noexcept { return err_; }
   void set_error(error e) noexcept { err_ = e; }
 

@@ -448,4 +448,18 @@ consteval bool is_serializable() {
 template <class T, options Opts = native>
 concept Serializable = detail::is_serializable<Opts, std::remove_cvref_t<T>>();
 
+
+namespace detail {
+
+// A value that is one block of bytes (a trivially copyable struct, a scalar)
+// is encoded by a handful of instructions; forcing the top-level serialize()/
+// deserialize() inline lets the caller keep the buffer's cursor in registers,
+// which is most of the cost at that size. Everything else stays an ordinary
+// call, to keep code size down.
+template <options Opts, class T>
+inline constexpr bool inline_top_level =
+    category_of<Opts, T>() == category::bulk || category_of<Opts, T>() == category::scalar;
+
+} // namespace detail
+
 } // namespace bin_serializer

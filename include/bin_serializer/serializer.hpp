@@ -65,19 +65,34 @@ BIN_SERIALIZER_INLINE bool reserve_upfront(W& w, const T& value) {
 
 } // namespace detail
 
-// Appends value to buffer. On failure returns false and leaves the buffer's
-// size exactly as before the call (for buffers with direct access: all of the
-// library's); buffer.last_error() says why and where.
-template <options Opts = native, WritableBuffer B, class T>
-bool serialize(B& buffer, const T& value) {
-  detail::writer_for<Opts, B> w(buffer);
-  if (detail::reserve_upfront<Opts, decltype(w), B>(w, value) && detail::write_value(w, value))
-      [[likely]] {
+namespace detail {
+
+template <options Opts, class B, class T>
+BIN_SERIALIZER_INLINE bool serialize_one(B& buffer, const T& value) {
+  writer_for<Opts, B> w(buffer);
+  if (reserve_upfront<Opts, decltype(w), B>(w, value) && write_value(w, value)) [[likely]] {
     w.commit();
     return true;
   }
   w.rollback();
   return false;
+}
+
+} // namespace detail
+
+// Appends value to buffer. On failure returns false and leaves the buffer's
+// size exactly as before the call (for buffers with direct access: all of the
+// library's); buffer.last_error() says why and where.
+template <options Opts = native, WritableBuffer B, class T>
+  requires detail::inline_top_level<Opts, T>
+BIN_SERIALIZER_INLINE bool serialize(B& buffer, const T& value) {
+  return detail::serialize_one<Opts>(buffer, value);
+}
+
+template <options Opts = native, WritableBuffer B, class T>
+  requires(!detail::inline_top_level<Opts, T>)
+bool serialize(B& buffer, const T& value) {
+  return detail::serialize_one<Opts>(buffer, value);
 }
 
 // Appends many values with one cursor, for loops that write messages back to

@@ -459,7 +459,9 @@ class Compiler:
             if n_leaves <= _MAX_NAMED_LEAVES:
                 names = [fn.var("v") for _ in range(n_leaves)]
                 src = _LeafSrc(names)
-                target = f"{', '.join(names)},"
+                # No leaves (a field-less struct: only its padding byte) still
+                # needs a loop target; the empty tuple unpacks into "()".
+                target = f"{', '.join(names)}," if names else "()"
             else:
                 t = fn.var("t")
                 src = _LeafSrc([f"{t}[{k}]" for k in range(n_leaves)], tuple_name=t)

@@ -215,3 +215,21 @@ def test_zero_size_elements_need_one_byte_each_like_cpp():
         decode(list[Monostate], data)
     assert e.value.kind == "length_exceeds_input"
     assert decode(tuple[list[Monostate], u32], data + bytes(4)) == ([Monostate()] * 3, 0)
+
+
+# A field-less trivially copyable struct is one padding byte in the native
+# format; the compiled decoder once produced invalid Python for it.
+@dataclasses.dataclass
+class _NoFields:
+    __trivially_copyable__ = True
+
+
+@dataclasses.dataclass
+class _NoFieldsHolder:
+    items: list[_NoFields]
+
+
+def test_native_fieldless_trivial_struct_list():
+    data = encode(_NoFieldsHolder([_NoFields(), _NoFields()]), format="native")
+    assert data.hex() == "0200000000000000" "0000"
+    assert decode(_NoFieldsHolder, data, format="native") == _NoFieldsHolder([_NoFields()] * 2)

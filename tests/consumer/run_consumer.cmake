@@ -14,6 +14,8 @@
 # MODE=find_package   configure/build/run tests/consumer/find_package against PREFIX
 # MODE=add_subdirectory, MODE=fetchcontent
 #                     configure/build/run the consumer with the repo as a subproject
+# MODE=examples       configure/build/ctest the repository's examples/ directory as a
+#                     standalone project against PREFIX (every example, installed package)
 # MODE=pkgconfig      compile find_package/main.cpp by hand with the flags from
 #                     `pkg-config --cflags --libs bin_serializer` (needs -DPKG_CONFIG=...)
 cmake_minimum_required(VERSION 3.25)
@@ -117,11 +119,14 @@ if(MODE STREQUAL "pkgconfig")
 endif()
 
 # ---------------------------------------------------------------------------
-if(NOT MODE MATCHES "^(find_package|add_subdirectory|fetchcontent)$")
+if(NOT MODE MATCHES "^(find_package|add_subdirectory|fetchcontent|examples)$")
   message(FATAL_ERROR "run_consumer.cmake: unknown MODE '${MODE}'")
 endif()
 
 set(_src "${CONSUMER_ROOT}/${MODE}")
+if(MODE STREQUAL "examples")
+  set(_src "${REPO_DIR}/examples")
+endif()
 set(_bin "${WORK_DIR}/${MODE}")
 file(REMOVE_RECURSE "${_bin}")
 
@@ -145,7 +150,7 @@ if(DEFINED EMULATOR AND NOT EMULATOR STREQUAL "")
   list(APPEND _configure -C "${WORK_DIR}/${MODE}-init.cmake")
 endif()
 
-if(MODE STREQUAL "find_package")
+if(MODE MATCHES "^(find_package|examples)$")
   list(APPEND _configure
     "-DCMAKE_PREFIX_PATH=${PREFIX}"
     "-DBIN_SERIALIZER_EXPECTED_PREFIX=${PREFIX}"
@@ -162,6 +167,21 @@ if(NOT CMAKE_CTEST_COMMAND)
 endif()
 
 run("configure ${MODE} consumer" ${_configure})
+if(MODE STREQUAL "examples")
+  # The examples must use the package under test, not a source tree or a
+  # copy installed elsewhere on the system.
+  file(STRINGS "${_bin}/CMakeCache.txt" _dir_line REGEX "^bin_serializer_DIR:")
+  string(REGEX REPLACE "^[^=]*=" "" _found_dir "${_dir_line}")
+  file(REAL_PATH "${PREFIX}" _expected)
+  file(REAL_PATH "${_found_dir}" _found)
+  string(FIND "${_found}/" "${_expected}/" _pos)
+  if(NOT _pos EQUAL 0)
+    message(FATAL_ERROR "examples found bin_serializer in '${_found}', expected it under ${_expected}")
+  endif()
+  file(GLOB _example_sources "${_src}/*.cpp")
+  list(LENGTH _example_sources _example_count)
+  message(STATUS "examples: ${_example_count} sources, package from ${_found}")
+endif()
 run("build ${MODE} consumer" "${CMAKE_COMMAND}" --build "${_bin}" --config "${BUILD_TYPE}")
 # The consumer projects register their executable with add_test(), so ctest
 # takes care of the build configuration and of a cross-compiling emulator.

@@ -94,7 +94,14 @@ public:
     return false;
   }
 
-  void commit() noexcept { buf_.set_size(position()); }
+  // A successful call only ever appends, so a buffer that offers
+  // commit_size() (no read-position clamp) gets the cheaper update.
+  BIN_SERIALIZER_INLINE void commit() noexcept {
+    if constexpr (requires { buf_.commit_size(position()); })
+      buf_.commit_size(position());
+    else
+      buf_.set_size(position());
+  }
   void rollback() noexcept {
     buf_.set_size(start_);
     record_error(buf_, err_);

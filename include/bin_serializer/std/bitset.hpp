@@ -33,7 +33,13 @@ struct codec<std::bitset<N>> {
 
   template <class W>
   static bool write(W& w, const bits& b) {
-    if constexpr (W::opts.format == wire_format::native) {
+    if constexpr (W::opts.format == wire_format::native && N == 0) {
+      // bitset<0> has no bits, only storage the library never initialises:
+      // write zeros rather than whatever those bytes hold.
+      (void)b;
+      const unsigned char zeros[sizeof(bits)] = {};
+      return w.write_bytes(zeros, sizeof zeros);
+    } else if constexpr (W::opts.format == wire_format::native) {
       return w.write_bytes(&b, sizeof b);
     } else {
       unsigned char out[portable_bytes == 0 ? 1 : portable_bytes] = {};
@@ -46,7 +52,17 @@ struct codec<std::bitset<N>> {
   template <class R>
   static bool read(R& r, bits& b) {
     const std::size_t at = r.position();
-    if constexpr (R::opts.format == wire_format::native) {
+    if constexpr (R::opts.format == wire_format::native && N == 0) {
+      unsigned char raw[sizeof(bits)];
+      if (!r.read_bytes(raw, sizeof raw)) return false;
+      if constexpr (R::opts.validate_values) {
+        for (std::size_t i = 0; i < sizeof raw; ++i)
+          if (raw[i] != 0) [[unlikely]]
+            return r.fail(errc::invalid_value, at + i);
+      }
+      b = bits{};
+      return true;
+    } else if constexpr (R::opts.format == wire_format::native) {
       bits raw;
       if (!r.read_bytes(&raw, sizeof raw)) return false;
       if constexpr (R::opts.validate_values) {
