@@ -32,14 +32,16 @@ void report(const char* what, double secs, std::size_t bytes) {
 } // namespace
 
 int main(int argc, char** argv) {
-  const std::string path = argc > 1 ? argv[1] : "/tmp/bs_mmap_log_" + std::to_string(::getpid()) + ".bin";
+  const std::string path =
+      argc > 1 ? argv[1] : "/tmp/bs_mmap_log_" + std::to_string(::getpid()) + ".bin";
 
   // Write: every tick is a memcpy into the mapping; the file grows by doubling.
   auto t0 = std::chrono::steady_clock::now();
   {
     bs::MappedFile log;
     if (!log.open(path.c_str(), bs::MappedFile::mode::create)) {
-      std::fprintf(stderr, "open %s: %s\n", path.c_str(), std::string(log.last_error().message()).c_str());
+      std::fprintf(stderr, "open %s: %s\n", path.c_str(),
+                   std::string(log.last_error().message()).c_str());
       return 1;
     }
     bs::batch_writer out(log);

@@ -82,10 +82,12 @@ bool read_frame(R& in, Car& car) {
   bool ok = true;
   {
     bs::fd_writer out(fd);
-    for (std::uint64_t i = 0; ok && i < count; ++i) ok = write_frame(out, workloads::make_car_sequential(i));
+    for (std::uint64_t i = 0; ok && i < count; ++i)
+      ok = write_frame(out, workloads::make_car_sequential(i));
     ok = ok && out.flush();
     if (!ok)
-      std::fprintf(stderr, "client: write failed: %s\n", std::string(out.last_error().message()).c_str());
+      std::fprintf(stderr, "client: write failed: %s\n",
+                   std::string(out.last_error().message()).c_str());
   }
   ::close(fd);
   ::_exit(ok ? 0 : 3);
@@ -102,7 +104,8 @@ int main() {
   addr.sin_port = 0;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof addr;
-  if (listener < 0 || ::bind(listener, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
+  if (listener < 0 ||
+      ::bind(listener, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
       ::listen(listener, 1) != 0 ||
       ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
     std::perror("server: listen");
@@ -141,7 +144,8 @@ int main() {
         break;
       }
       if (car != workloads::make_car_sequential(received)) {
-        std::fprintf(stderr, "server: message %llu differs\n", static_cast<unsigned long long>(received));
+        std::fprintf(stderr, "server: message %llu differs\n",
+                     static_cast<unsigned long long>(received));
         ok = false;
         break;
       }

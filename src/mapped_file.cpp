@@ -117,15 +117,18 @@ bool MappedFile::grow(std::size_t min_cap) noexcept {
   const std::size_t target = (std::max(min_cap, min_capacity) + page - 1) / page * page;
   // Reserve the disk blocks now: a store into a hole the file system cannot
   // fill (disk full) would be a SIGBUS, not an error we could return.
-  const int rc = ::posix_fallocate(fd_, static_cast<off_t>(cap_), static_cast<off_t>(target - cap_));
+  const int rc =
+      ::posix_fallocate(fd_, static_cast<off_t>(cap_), static_cast<off_t>(target - cap_));
   if (rc != 0) {
     errno = rc;
     // Undo a partial extension so the file length keeps matching cap_.
-    if (::ftruncate(fd_, static_cast<off_t>(cap_)) != 0) { /* the fallocate failure is reported */ }
+    if (::ftruncate(fd_, static_cast<off_t>(cap_)) != 0) { /* the fallocate failure is reported */
+    }
     return fail(rc == ENOSPC || rc == EFBIG ? errc::out_of_memory : errc::io_error);
   }
   if (!remap(target)) {
-    if (::ftruncate(fd_, static_cast<off_t>(cap_)) != 0) { /* the remap failure is what we report */ }
+    if (::ftruncate(fd_, static_cast<off_t>(cap_)) != 0) { /* the remap failure is what we report */
+    }
     return false;
   }
   return true;

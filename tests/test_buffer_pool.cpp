@@ -99,7 +99,9 @@ TEST(BufferPool, IdleCountIsCapped) {
 
 TEST(BufferPool, ZeroPooledKeepsNothing) {
   BufferPool pool({.max_pooled = 0});
-  { auto b = pool.acquire(); }
+  {
+    auto b = pool.acquire();
+  }
   EXPECT_EQ(pool.stats().idle, 0u);
   EXPECT_EQ(pool.stats().dropped, 1u);
 }
@@ -140,7 +142,8 @@ TEST(BufferPool, EightThreadsShareOnePool) {
   for (int t = 0; t < threads; ++t) {
     workers.emplace_back([&, t] {
       for (int i = 0; i < iterations; ++i) {
-        const auto car = workloads::make_car_sequential(static_cast<std::uint64_t>(t * iterations + i));
+        const auto car =
+            workloads::make_car_sequential(static_cast<std::uint64_t>(t * iterations + i));
         auto buf = pool.acquire();
         if (buf.size() != 0 || buf.read_position() != 0) ++mismatches;
         workloads::Car back;

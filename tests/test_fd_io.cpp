@@ -84,7 +84,8 @@ TEST(FdIo, RoundTripThroughAFileWithSmallBlock) {
   ASSERT_GE(fd, 0);
   {
     bs::basic_fd_writer<128> w(fd);
-    for (std::uint64_t i = 0; i < 2000; ++i) ASSERT_TRUE(bs::serialize(w, workloads::make_car_sequential(i)));
+    for (std::uint64_t i = 0; i < 2000; ++i)
+      ASSERT_TRUE(bs::serialize(w, workloads::make_car_sequential(i)));
     ASSERT_TRUE(w.flush());
   }
   ASSERT_EQ(::lseek(fd, 0, SEEK_SET), 0);
@@ -180,9 +181,9 @@ std::atomic<int> signals_seen{0};
 extern "C" void count_signal(int) { signals_seen.fetch_add(1, std::memory_order_relaxed); }
 
 struct interrupting_handler {
-  struct sigaction old {};
+  struct sigaction old{};
   interrupting_handler() {
-    struct sigaction sa {};
+    struct sigaction sa{};
     sa.sa_handler = count_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0; // no SA_RESTART

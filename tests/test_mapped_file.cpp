@@ -97,7 +97,8 @@ TEST(MappedFile, ReopenAndAppend) {
   {
     MappedFile f;
     ASSERT_TRUE(f.open(p.c_str(), mode::create));
-    for (std::uint64_t i = 0; i < 10; ++i) ASSERT_TRUE(bs::serialize(f, workloads::make_car_sequential(i)));
+    for (std::uint64_t i = 0; i < 10; ++i)
+      ASSERT_TRUE(bs::serialize(f, workloads::make_car_sequential(i)));
     ASSERT_TRUE(f.close());
   }
   const long long first = p.file_size();
@@ -105,7 +106,8 @@ TEST(MappedFile, ReopenAndAppend) {
     MappedFile f;
     ASSERT_TRUE(f.open(p.c_str(), mode::append));
     EXPECT_EQ(static_cast<long long>(f.size()), first);
-    for (std::uint64_t i = 10; i < 25; ++i) ASSERT_TRUE(bs::serialize(f, workloads::make_car_sequential(i)));
+    for (std::uint64_t i = 10; i < 25; ++i)
+      ASSERT_TRUE(bs::serialize(f, workloads::make_car_sequential(i)));
     ASSERT_TRUE(f.close());
   }
   EXPECT_GT(p.file_size(), first);

@@ -48,7 +48,8 @@ protected:
   }
   int_type overflow(int_type c) override {
     if (fail_writes) return traits_type::eof();
-    if (!traits_type::eq_int_type(c, traits_type::eof())) out.push_back(traits_type::to_char_type(c));
+    if (!traits_type::eq_int_type(c, traits_type::eof()))
+      out.push_back(traits_type::to_char_type(c));
     return traits_type::not_eof(c);
   }
 };
