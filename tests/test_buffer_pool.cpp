@@ -39,10 +39,10 @@ TEST(BufferPool, LeaseIsABufferWithGoldenBytes) {
   BufferPool pool;
   auto buf = pool.acquire();
   EXPECT_TRUE(buf.pooled());
-  ASSERT_TRUE(bs::serialize(buf, std::uint32_t{0x0a0b0c0d}));
+  ASSERT_TRUE(bs::serialize<bs::portable>(buf, std::uint32_t{0x0a0b0c0d})); // any host
   EXPECT_EQ(hex(buf), "0d0c0b0a");
   std::uint32_t v = 0;
-  ASSERT_TRUE(bs::deserialize(buf, v));
+  ASSERT_TRUE(bs::deserialize<bs::portable>(buf, v));
   EXPECT_EQ(v, 0x0a0b0c0du);
 }
 

@@ -67,8 +67,8 @@ TEST(FdIo, GoldenBytesThroughAPipe) {
   ASSERT_GE(p.r, 0);
   {
     bs::fd_writer w(p.w);
-    ASSERT_TRUE(bs::serialize(w, std::uint16_t{0x0102}));
-    ASSERT_TRUE(bs::serialize(w, std::string("hi")));
+    ASSERT_TRUE(bs::serialize<bs::portable>(w, std::uint16_t{0x0102})); // same bytes on every host
+    ASSERT_TRUE(bs::serialize<bs::portable>(w, std::string("hi")));
     ASSERT_TRUE(w.flush());
     EXPECT_EQ(w.position(), 12u);
   }
@@ -149,7 +149,7 @@ TEST(FdIo, EndOfInputInsideAValueIsTruncated) {
   p.close_w();
   bs::fd_reader r(p.r);
   std::string s;
-  EXPECT_FALSE(bs::deserialize(r, s));
+  EXPECT_FALSE(bs::deserialize<bs::portable>(r, s)); // the prefix above is little-endian
   EXPECT_EQ(r.last_error().code, errc::truncated);
   EXPECT_EQ(r.last_error().offset, 8u);
 }

@@ -78,8 +78,8 @@ TEST(MappedFile, GoldenBytesOnDisk) {
   {
     MappedFile f;
     ASSERT_TRUE(f.open(p.c_str(), mode::create));
-    ASSERT_TRUE(bs::serialize(f, std::uint32_t{0xdeadbeef}));
-    ASSERT_TRUE(bs::serialize(f, std::string("ok")));
+    ASSERT_TRUE(bs::serialize<bs::portable>(f, std::uint32_t{0xdeadbeef})); // any host
+    ASSERT_TRUE(bs::serialize<bs::portable>(f, std::string("ok")));
     ASSERT_TRUE(f.sync());
     ASSERT_TRUE(f.close());
   }

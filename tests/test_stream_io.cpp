@@ -58,8 +58,9 @@ TEST(StreamIo, GoldenBytesMatchBuffer) {
   std::ostringstream os;
   {
     bs::ostream_writer w(os);
-    ASSERT_TRUE(bs::serialize(w, std::uint32_t{0x01020304}));
-    ASSERT_TRUE(bs::serialize(w, std::string("ab")));
+    // The portable format: the same bytes on every host.
+    ASSERT_TRUE(bs::serialize<bs::portable>(w, std::uint32_t{0x01020304}));
+    ASSERT_TRUE(bs::serialize<bs::portable>(w, std::string("ab")));
     EXPECT_EQ(w.position(), 14u);
     EXPECT_EQ(os.str(), ""); // still in the block
     ASSERT_TRUE(w.flush());
@@ -222,7 +223,7 @@ TEST(StreamIo, DestructorFlushes) {
   std::ostringstream os;
   {
     bs::ostream_writer w(os);
-    ASSERT_TRUE(bs::serialize(w, std::uint16_t{0xabcd}));
+    ASSERT_TRUE(bs::serialize<bs::portable>(w, std::uint16_t{0xabcd}));
   }
   EXPECT_EQ(hex_of(os.str()), "cdab");
 }
