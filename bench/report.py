@@ -462,7 +462,9 @@ def main():
                            ("BM_Tick_FixedBuffer", "256-tick batch into FixedBuffer<256·32>, one batch_writer"),
                            ("BM_Tick_FixedBuffer_PerCall", "the batch, one serialize() call per tick"),
                            ("BM_Tick_FixedBuffer_Naive", "the batch, one write per field"),
-                           ("BM_Tick_Memcpy", "baseline: the batch with one memcpy per tick")):
+                           ("BM_Tick_Memcpy", "baseline: the batch with one memcpy per tick"),
+                           ("BM_Tick_MappedLog_Write", "1M ticks appended to a MappedFile log, then close"),
+                           ("BM_Tick_MappedLog_Read", "the log reopened read-only, 1M ticks decoded")):
             if name not in stress:
                 continue
             t = cpu(stress, name)

@@ -7,6 +7,9 @@
 //   BM_Tick_FixedBuffer_PerCall  the same batch, one serialize() call per tick
 //   BM_Tick_FixedBuffer_Naive  the same batch, field by field
 //   BM_Tick_Memcpy          the batch's baseline: one memcpy per tick into a byte array
+//   BM_Tick_MappedLog_Write 1M ticks appended to a MappedFile log (create, batch_writer,
+//                           close: the file grows by fallocate + mremap; no msync)
+//   BM_Tick_MappedLog_Read  the log reopened read-only and all 1M ticks decoded
 //
 // Ticks come from a pre-generated pool of 4096 (128 KiB, cache resident), so
 // the loops measure encoding, not make_tick(). The field-by-field variants
@@ -16,9 +19,16 @@
 #include <bin_serializer/bin_serializer.hpp>
 #include <workloads/workloads.hpp>
 
+#include <bin_serializer/io/mapped_file.hpp>
+
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "common/bench_util.hpp"
 
@@ -171,6 +181,64 @@ void BM_Tick_Memcpy(benchmark::State& st) {
   finish(st, kBatch, sizeof(Tick));
 }
 
+// ---- append-only message log in a memory-mapped file ------------------------
+// The file lives in $BENCH_TMPDIR (default /tmp): the rows measure the page
+// cache and the file system there, not the disk (nothing is msync'ed).
+
+std::string log_path() {
+  const char* dir = std::getenv("BENCH_TMPDIR");
+  return std::string(dir != nullptr ? dir : "/tmp") + "/bin_serializer_bench_" +
+         std::to_string(::getpid()) + ".log";
+}
+
+bool write_tick_log(const std::string& path, const Tick* ticks) {
+  bin_serializer::MappedFile log;
+  if (!log.open(path.c_str(), bin_serializer::MappedFile::mode::create)) return false;
+  bool ok = true;
+  {
+    bin_serializer::batch_writer out(log);
+    for (std::size_t i = 0; i < kStream; ++i) ok &= out.write(ticks[i & (kPool - 1)]);
+  }
+  return log.close() && ok;
+}
+
+void BM_Tick_MappedLog_Write(benchmark::State& st) {
+  const Tick* ticks = tick_pool().data();
+  const std::string path = log_path();
+  bool ok = true;
+  auto op = [&] { ok &= write_tick_log(path, ticks); };
+  bench::count_allocs(st, op, 1);
+  for (auto _ : st) op();
+  std::remove(path.c_str());
+  if (!ok) st.SkipWithError("MappedFile log write failed");
+  finish(st, kStream, sizeof(Tick));
+}
+
+void BM_Tick_MappedLog_Read(benchmark::State& st) {
+  const std::string path = log_path();
+  if (!write_tick_log(path, tick_pool().data())) {
+    st.SkipWithError("MappedFile log write failed");
+    return;
+  }
+  bool ok = true;
+  auto op = [&] {
+    bin_serializer::MappedFile log;
+    ok &= log.open(path.c_str(), bin_serializer::MappedFile::mode::read_only);
+    Tick t{};
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0; i < kStream; ++i) {
+      ok &= deserialize(log, t);
+      sum += t.quantity;
+    }
+    benchmark::DoNotOptimize(sum);
+  };
+  bench::count_allocs(st, op, 1);
+  for (auto _ : st) op();
+  std::remove(path.c_str());
+  if (!ok) st.SkipWithError("MappedFile log read failed");
+  finish(st, kStream, sizeof(Tick));
+}
+
 } // namespace
 
 BENCHMARK(BM_Tick)->Unit(benchmark::kMillisecond);
@@ -179,6 +247,8 @@ BENCHMARK(BM_Tick_FixedBuffer);
 BENCHMARK(BM_Tick_FixedBuffer_PerCall);
 BENCHMARK(BM_Tick_FixedBuffer_Naive);
 BENCHMARK(BM_Tick_Memcpy);
+BENCHMARK(BM_Tick_MappedLog_Write)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Tick_MappedLog_Read)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);

@@ -10,6 +10,10 @@
 #include "fuzz_types.hpp"
 #include "workloads/views.hpp"
 
+#include <bin_serializer/message.hpp>
+
+#include "workloads/evolving.hpp"
+
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -322,6 +326,60 @@ void views_corpus() {
   common_hostile(t, enc(monsters.back()));
 }
 
+// ---- framed messages and evolvable structs (fuzz_message, fuzz_evolution)
+
+template <bs::options Opts, class T>
+bytes enc_as(const T& value) {
+  bs::Buffer buffer;
+  if (!bs::serialize<Opts>(buffer, value)) g_ok = false;
+  const auto b = buffer.bytes();
+  return bytes(b.begin(), b.end());
+}
+template <bs::options Opts, class T>
+bytes frame(const T& value) {
+  bs::Buffer buffer;
+  if (!bs::serialize_message<Opts>(buffer, value)) g_ok = false;
+  const auto b = buffer.bytes();
+  return bytes(b.begin(), b.end());
+}
+
+void message_corpus() {
+  const char* t = "fuzz_message";
+  const bytes person = frame<bs::portable>(workloads::make_person());
+  put(t, "valid_person_portable", person);
+  put(t, "valid_person_native", frame<bs::native>(workloads::make_person()));
+  // The header of a framed Tick, then the Tick with its padding zeroed.
+  put(t, "valid_tick_native",
+      cat({head(frame<bs::native>(workloads::make_tick(5)), bs::message_header_size),
+           enc_tick(workloads::make_tick(5))}));
+  put(t, "valid_profile_v3_portable", frame<bs::portable>(workloads::make_profile_v3()));
+  put(t, "valid_profile_v1_native", frame<bs::native>(workloads::make_profile_v1()));
+  put(t, "valid_stream_portable",
+      cat({person, frame<bs::portable>(std::vector<std::string>{"x", "yz"}),
+           frame<bs::portable>(workloads::make_tick(1)), person}));
+  put(t, "hostile_bad_magic", with(person, 0, 'X'));
+  put(t, "hostile_bad_version", with(person, 4, 9));
+  put(t, "hostile_length_2p56", with(person, 23, 1));
+  put(t, "hostile_length_short", with(person, 16, 0x40));
+  common_hostile(t, person);
+}
+
+void evolution_corpus() {
+  const char* t = "fuzz_evolution";
+  const bytes v3 = enc_as<bs::portable>(workloads::make_profile_v3());
+  put(t, "valid_v1_portable", enc_as<bs::portable>(workloads::make_profile_v1()));
+  put(t, "valid_v2_portable", enc_as<bs::portable>(workloads::make_profile_v2()));
+  put(t, "valid_v3_portable", v3);
+  put(t, "valid_v3_native", enc_as<bs::native>(workloads::make_profile_v3()));
+  put(t, "valid_vector_v3_portable",
+      enc_as<bs::portable>(std::vector<workloads::ProfileV3>{workloads::make_profile_v3(), {}}));
+  put(t, "hostile_count_3", with(v3, 4, 3));
+  put(t, "hostile_count_0", with(v3, 4, 0));
+  put(t, "hostile_body_huge", with(v3, 3, 0x7f));
+  put(t, "hostile_body_short", with(v3, 0, 4));
+  common_hostile(t, v3);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -343,6 +401,8 @@ int main(int argc, char** argv) {
   stream_corpus();
   limits_corpus();
   views_corpus();
+  message_corpus();
+  evolution_corpus();
   std::printf("make_corpus: wrote %zu files under %s\n", g_files, g_root.c_str());
   return g_ok ? 0 : 1;
 }

@@ -4,13 +4,15 @@
 #   total: <passed> passed, <failed> failed
 #
 # Usage: ./scripts/test.sh [--jobs N] [PRESET...]
-#   PRESET defaults to: gcc clang asan noexcept fuzz s390x python format
+#   PRESET defaults to: gcc clang asan tsan noexcept fuzz s390x python format
 #   (see CMakePresets.json)
 #   "fuzz" is not a CMake preset: it runs scripts/fuzz.sh (libFuzzer, ASan +
 #   UBSan) for FUZZ_SECONDS per target (default here: 10) and counts one test
 #   per fuzz target. The gcc and noexcept presets also build the fuzz targets in
 #   replay mode and run their corpora as ctest tests (fuzz_replay.*).
 #   "python" installs python/ into a venv and runs its pytest suite.
+#   "tsan" (ThreadSanitizer) builds and runs only the thread-using tests
+#   (BufferPool and I/O): its build and test presets name them.
 #   "format" runs scripts/check_format.sh (clang-format-19 --dry-run over the
 #   C++ sources); counts as 1 test.
 #   "s390x" cross-compiles for big-endian s390x and runs ctest under qemu-s390x
@@ -46,7 +48,7 @@ if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 if ((${#presets[@]} == 0)); then
-  presets=(gcc clang asan noexcept fuzz s390x python format)
+  presets=(gcc clang asan tsan noexcept fuzz s390x python format)
 fi
 
 # shellcheck source=scripts/install_deps.sh

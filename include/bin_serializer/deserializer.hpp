@@ -25,6 +25,9 @@ namespace detail {
 template <options Opts, class T>
 inline constexpr bool may_nest = !BoundedSize<T, Opts> && !is_string_leaf<T>;
 
+template <class R, class T>
+bool read_evolvable(R& r, T& value); // detail/evolution_read.hpp
+
 // The dispatch: one branch per category of serializable.hpp, mirroring write_value.
 template <class R, class T>
 BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
@@ -85,6 +88,8 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
     auto visit = [&r](auto&... fields) -> bool { return (read_value(r, fields) && ...); };
     return visit_members(value, visit);
+  } else if constexpr (c == category::evolvable) {
+    return read_evolvable(r, value);
   } else {
     explain_unsupported<T, R::opts>();
     return false;
@@ -137,3 +142,5 @@ BIN_SERIALIZER_INLINE bool deserialize_field(In& in, T& value) {
 }
 
 } // namespace bin_serializer
+
+#include "detail/evolution_read.hpp"

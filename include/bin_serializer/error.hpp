@@ -13,11 +13,14 @@ namespace bin_serializer {
 
 enum class errc : std::uint8_t {
   ok = 0,
-  buffer_full,    // a bounded output (FixedBuffer) has no room for the value
-  out_of_memory,  // a growable output failed to allocate
-  truncated,      // the input ends before the value (or a declared length) does
-  invalid_value,  // bytes no value of the type can have, e.g. a bool byte of 2
-  limit_exceeded, // a length, count or depth is over a configured limit
+  buffer_full,     // a bounded output (FixedBuffer) has no room for the value
+  out_of_memory,   // a growable output failed to allocate
+  truncated,       // the input ends before the value (or a declared length) does
+  invalid_value,   // bytes no value of the type can have, e.g. a bool byte of 2
+  limit_exceeded,  // a length, count or depth is over a configured limit
+  schema_mismatch, // a framed message or evolvable struct was written with another schema
+  bad_header,      // a framed message's header is not one (magic, version, reserved bits)
+  io_error,        // the stream, file descriptor or mapped file beneath the buffer failed
 };
 
 [[nodiscard]] constexpr std::string_view to_string(errc code) noexcept {
@@ -28,6 +31,9 @@ enum class errc : std::uint8_t {
   case errc::truncated: return "input ends before the value is complete";
   case errc::invalid_value: return "input holds a value the type cannot have";
   case errc::limit_exceeded: return "a length, count or depth exceeds its limit";
+  case errc::schema_mismatch: return "schema mismatch";
+  case errc::bad_header: return "not a valid message header";
+  case errc::io_error: return "the underlying stream, file or descriptor reported an error";
   }
   return "unknown error";
 }

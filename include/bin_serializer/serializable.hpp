@@ -11,6 +11,8 @@
 //               presence byte must be 0 or 1, not whatever the flag held)
 //   not_portable (portable format only) wchar_t, long double, non-IEEE
 //               floats: their size or encoding differs between platforms
+//   evolvable   opted in to append-only evolution (evolution.hpp): a length
+//               and field-count prefix, then the fields; never bulk-copied
 //   bulk        native: trivially copyable, one copy of sizeof(T) bytes,
 //               padding included, even when the type also has reflect().
 //               portable: a type whose memory already IS its portable
@@ -46,6 +48,7 @@
 #include "detail/endian.hpp"
 #include "detail/type_list.hpp"
 #include "config.hpp"
+#include "evolution.hpp"
 #include "options.hpp"
 #include "reflect.hpp"
 
@@ -79,7 +82,8 @@ enum class category : unsigned char {
   array,
   reflectable,
   aggregate,
-  unsupported
+  unsupported,
+  evolvable
 };
 
 template <class T>
@@ -167,7 +171,7 @@ consteval std::size_t sum_sizeof(type_list<Fs...>) {
 template <class T>
 consteval bool portable_bulk() {
   using U = std::remove_cv_t<T>;
-  if constexpr (platform_dependent<U>)
+  if constexpr (platform_dependent<U> || evolvable_type<U>)
     return false;
   else if constexpr (is_std_array_v<U>)
     return sizeof(U) == std::tuple_size_v<U> * sizeof(typename U::value_type) &&
@@ -201,7 +205,9 @@ consteval bool any_layout_codec(type_list<Fs...>) {
 template <options Opts, class T>
 consteval bool holds_layout_codec() {
   using U = std::remove_cv_t<T>;
-  if constexpr (is_std_array_v<U>)
+  if constexpr (evolvable_type<U>)
+    return true; // its prefix is a layout of its own
+  else if constexpr (is_std_array_v<U>)
     return holds_layout_codec<Opts, typename U::value_type>(); // its codec copies bulk elements as a block
   else if constexpr (has_codec<U>)
     return !codec_is_object_bytes<Opts, U>();
@@ -241,6 +247,8 @@ consteval category category_of() {
     return category::codec;
   else if constexpr (is_std_family<U>)
     return category::unsupported; // its codec header is not included
+  else if constexpr (evolvable_type<U>)
+    return category::evolvable;
   else if constexpr (bulk_copyable<Opts, U>)
     return category::bulk;
   else if constexpr (scalar_type<U>)
@@ -422,6 +430,12 @@ consteval bool is_serializable() {
     return is_serializable<Opts, std::remove_extent_t<std::remove_cv_t<T>>>();
   else if constexpr (c == category::reflectable || c == category::aggregate)
     return all_serializable<Opts>(member_types_t<std::remove_cv_t<T>>{});
+  else if constexpr (c == category::evolvable) {
+    if constexpr (has_visible_fields<std::remove_cv_t<T>>)
+      return all_serializable<Opts>(member_types_t<std::remove_cv_t<T>>{});
+    else
+      return false;
+  }
   else if constexpr (c == category::bulk)
     return !contains_refused<T>();
   else

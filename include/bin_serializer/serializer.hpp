@@ -17,6 +17,9 @@ namespace bin_serializer {
 
 namespace detail {
 
+template <class W, class T>
+bool write_evolvable(W& w, const T& value); // detail/evolution_write.hpp
+
 // The dispatch: one branch per category of serializable.hpp.
 template <class W, class T>
 BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
@@ -37,6 +40,8 @@ BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
     // && folds left to right and stops at the first failing field.
     auto visit = [&w](const auto&... fields) -> bool { return (write_value(w, fields) && ...); };
     return visit_members(value, visit);
+  } else if constexpr (c == category::evolvable) {
+    return write_evolvable(w, value);
   } else {
     explain_unsupported<T, W::opts>();
     return false;
@@ -137,3 +142,5 @@ BIN_SERIALIZER_INLINE bool serialize_field(Out& out, const T& value) {
 }
 
 } // namespace bin_serializer
+
+#include "detail/evolution_write.hpp"

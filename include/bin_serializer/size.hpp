@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "detail/evolution_io.hpp"
 #include "error.hpp"
 #include "options.hpp"
 #include "serializable.hpp"
@@ -60,13 +61,22 @@ constexpr std::size_t size_of(const T& value) {
     std::size_t total = 0;
     for (const auto& element : value) total += size_of<Opts>(element);
     return total;
-  } else if constexpr (c == category::reflectable || c == category::aggregate) {
+  } else if constexpr (c == category::reflectable || c == category::aggregate ||
+                       c == category::evolvable) {
     auto visit = [](const auto&... fields) -> std::size_t { return (size_of<Opts>(fields) + ... + 0); };
-    return visit_members(value, visit);
+    const std::size_t fields = visit_members(value, visit);
+    return c == category::evolvable ? evolvable_prefix_bytes + fields : fields;
   } else {
     explain_unsupported<T, Opts>();
     return 0;
   }
+}
+
+// Bytes of an evolvable struct's fields (its body, without the prefix).
+template <options Opts, class T>
+constexpr std::size_t evolvable_body_size(const T& value) {
+  auto visit = [](const auto&... fields) -> std::size_t { return (size_of<Opts>(fields) + ... + 0); };
+  return visit_members(value, visit);
 }
 
 template <options Opts, class T>
@@ -87,7 +97,8 @@ consteval bool has_bounded_size() {
     return true;
   else if constexpr (c == category::array)
     return has_bounded_size<Opts, std::remove_extent_t<U>>();
-  else if constexpr (c == category::reflectable || c == category::aggregate)
+  else if constexpr (c == category::reflectable || c == category::aggregate ||
+                     c == category::evolvable)
     return all_bounded<Opts>(member_types_t<U>{});
   else
     return false;
@@ -111,6 +122,8 @@ consteval std::size_t max_size_of() {
     return sizeof(U);
   else if constexpr (c == category::array)
     return std::extent_v<U> * max_size_of<Opts, std::remove_extent_t<U>>();
+  else if constexpr (c == category::evolvable)
+    return evolvable_prefix_bytes + sum_max_sizes<Opts>(member_types_t<U>{});
   else
     return sum_max_sizes<Opts>(member_types_t<U>{});
 }

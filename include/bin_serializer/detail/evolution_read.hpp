@@ -1,0 +1,58 @@
+// Reading an evolvable struct: included at the end of deserializer.hpp, after
+// read_value, which it recurses into.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <utility>
+
+#include "../error.hpp"
+#include "evolution_io.hpp"
+
+namespace bin_serializer::detail {
+
+template <class R, class T>
+bool read_evolvable(R& r, T& value) {
+  static_assert(check_evolvable<T>());
+  static_assert(std::is_default_constructible_v<T>,
+                "bin_serializer: decoding an evolvable struct from an older version gives the "
+                "missing fields their value in T{}, so T must be default constructible");
+  constexpr std::size_t fields = evolvable_field_count<T>();
+  const std::size_t at = r.position();
+  std::uint32_t prefix[2] = {};
+  if (!r.read_bytes(prefix, sizeof prefix)) return false;
+  const std::size_t body = decode_u32<R::opts>(prefix[0]);
+  const std::size_t count = decode_u32<R::opts>(prefix[1]);
+  if (body > r.remaining()) [[unlikely]] {
+    const bool over_limit = R::opts.max_total_bytes != unlimited &&
+                            body > R::opts.max_total_bytes;
+    return r.fail(over_limit ? errc::limit_exceeded : errc::truncated, at);
+  }
+  if (count < fields && !is_version_boundary<T>(count)) [[unlikely]]
+    return r.fail(errc::schema_mismatch, at + sizeof(std::uint32_t));
+  const std::size_t end = r.position() + body;
+  const std::size_t known = count < fields ? count : fields;
+
+  auto refs = field_refs(value);
+  const bool ok = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return ((I >= known || read_value(r, std::get<I>(refs))) && ...);
+  }(std::make_index_sequence<fields>{});
+  if (!ok) return false;
+  if (known < fields) {
+    // Older data: the fields it lacks get what a new T would hold.
+    const T defaults{};
+    auto from = field_refs(defaults);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((I >= known ? (void)(std::get<I>(refs) = std::get<I>(from)) : (void)0), ...);
+    }(std::make_index_sequence<fields>{});
+  }
+
+  const std::size_t pos = r.position();
+  if (pos == end) [[likely]]
+    return true;
+  if (pos < end && count > fields) return skip_bytes(r, end - pos); // newer data: skip the rest
+  return r.fail(errc::invalid_value, end); // fields disagree with the body length
+}
+
+} // namespace bin_serializer::detail

@@ -1,0 +1,273 @@
+// Framed messages: a 24-byte header, then exactly what serialize<Opts> writes.
+//
+//   serialize_message<portable>(out, person);
+//   ...
+//   Person p;
+//   if (!deserialize_message<portable>(in, p))
+//     in.last_error();   // errc::schema_mismatch if the writer's Person differs
+//
+// The header (docs/wire-format.md section 10, little-endian in both formats):
+//   u32 magic "BSMF" | u8 spec_version | u8 format | u16 flags |
+//   u64 schema_hash (schema_hash_v<T, Opts>) | u64 payload_length
+// so a reader refuses data written with another schema or format instead of
+// decoding garbage, and a stream reader can frame messages and skip the ones
+// it does not understand:
+//
+//   message_header h;
+//   while (read_message_header(in, h)) {
+//     if (message_is<Person, portable>(h)) deserialize_message_payload<portable>(in, h, person);
+//     else skip_message_payload(in, h);
+//   }
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "buffer_concept.hpp"
+#include "deserializer.hpp"
+#include "detail/endian.hpp"
+#include "detail/evolution_io.hpp"
+#include "detail/reader.hpp"
+#include "error.hpp"
+#include "options.hpp"
+#include "schema_hash.hpp"
+#include "serializer.hpp"
+#include "size.hpp"
+
+namespace bin_serializer {
+
+inline constexpr std::uint32_t message_magic = 0x464D5342; // bytes "BSMF"
+inline constexpr std::uint8_t message_spec_version = 1;
+inline constexpr std::size_t message_header_size = 24;
+// flags bit 0: the (native-format) writer was a big-endian host.
+inline constexpr std::uint16_t message_flag_big_endian = 1;
+
+struct message_header {
+  std::uint8_t spec_version = message_spec_version;
+  wire_format format = wire_format::native;
+  std::uint16_t flags = 0;
+  std::uint64_t schema_hash = 0;
+  std::uint64_t payload_length = 0;
+  friend constexpr bool operator==(const message_header&, const message_header&) = default;
+};
+
+// The header a serialize_message<Opts> of a T carries (payload_length aside).
+template <class T, options Opts = native>
+constexpr message_header message_header_for(std::uint64_t payload_length = 0) noexcept {
+  message_header h;
+  h.format = Opts.format;
+  h.flags = Opts.format == wire_format::native && !detail::little_endian_host
+                ? message_flag_big_endian
+                : std::uint16_t{0};
+  h.schema_hash = schema_hash_v<T, Opts>;
+  h.payload_length = payload_length;
+  return h;
+}
+
+// Whether deserialize_message<Opts> into a T accepts a message with this
+// header: same format, same byte order (native), same fingerprint.
+template <class T, options Opts = native>
+constexpr bool message_is(const message_header& h) noexcept {
+  const message_header mine = message_header_for<T, Opts>();
+  return h.format == mine.format && h.flags == mine.flags && h.schema_hash == mine.schema_hash;
+}
+
+namespace detail {
+
+inline constexpr std::size_t header_offset_format = 5;
+inline constexpr std::size_t header_offset_flags = 6;
+inline constexpr std::size_t header_offset_hash = 8;
+inline constexpr std::size_t header_offset_length = 16;
+
+template <class U>
+constexpr void put_le(unsigned char* p, U v) noexcept {
+  for (std::size_t i = 0; i < sizeof(U); ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
+}
+template <class U>
+constexpr U get_le(const unsigned char* p) noexcept {
+  U v = 0;
+  for (std::size_t i = 0; i < sizeof(U); ++i) v = static_cast<U>(v | (U{p[i]} << (8 * i)));
+  return v;
+}
+
+constexpr void encode_header(unsigned char (&out)[message_header_size], const message_header& h) noexcept {
+  put_le(out, message_magic);
+  out[4] = h.spec_version;
+  out[header_offset_format] = static_cast<unsigned char>(h.format);
+  put_le(out + header_offset_flags, h.flags);
+  put_le(out + header_offset_hash, h.schema_hash);
+  put_le(out + header_offset_length, h.payload_length);
+}
+
+// Reads and validates the header's own fields (not the schema): bad_header
+// names the first wrong field.
+template <class R>
+bool read_header(R& r, message_header& h) {
+  const std::size_t at = r.position();
+  unsigned char raw[message_header_size];
+  if (!r.read_bytes(raw, sizeof raw)) return false;
+  if (get_le<std::uint32_t>(raw) != message_magic) [[unlikely]]
+    return r.fail(errc::bad_header, at);
+  if (raw[4] != message_spec_version) [[unlikely]]
+    return r.fail(errc::bad_header, at + 4);
+  if (raw[header_offset_format] > 1) [[unlikely]]
+    return r.fail(errc::bad_header, at + header_offset_format);
+  const auto flags = get_le<std::uint16_t>(raw + header_offset_flags);
+  const bool portable = raw[header_offset_format] == 1;
+  if ((flags & ~message_flag_big_endian) != 0 || (portable && flags != 0)) [[unlikely]]
+    return r.fail(errc::bad_header, at + header_offset_flags);
+  h.spec_version = raw[4];
+  h.format = portable ? wire_format::portable : wire_format::native;
+  h.flags = flags;
+  h.schema_hash = get_le<std::uint64_t>(raw + header_offset_hash);
+  h.payload_length = get_le<std::uint64_t>(raw + header_offset_length);
+  return true;
+}
+
+// Fails unless payload_length bytes can follow. `header_at` is the header's offset.
+template <class R>
+bool check_payload_fits(R& r, const message_header& h, std::size_t header_at) {
+  if (h.payload_length <= r.remaining()) [[likely]]
+    return true;
+  constexpr std::size_t budget = R::opts.max_total_bytes;
+  const bool over_limit = budget != unlimited && h.payload_length > budget;
+  return r.fail(over_limit ? errc::limit_exceeded : errc::truncated,
+                header_at + header_offset_length);
+}
+
+template <class T, options Opts>
+bool check_schema(auto& r, const message_header& h, std::size_t header_at) {
+  const message_header mine = message_header_for<T, Opts>();
+  if (h.format != mine.format) return r.fail(errc::schema_mismatch, header_at + header_offset_format);
+  if (h.flags != mine.flags) return r.fail(errc::schema_mismatch, header_at + header_offset_flags);
+  if (h.schema_hash != mine.schema_hash)
+    return r.fail(errc::schema_mismatch, header_at + header_offset_hash);
+  return true;
+}
+
+// Decodes the payload and insists it is exactly payload_length bytes.
+template <class R, class T>
+bool read_payload(R& r, const message_header& h, T& value) {
+  const std::size_t start = r.position();
+  if (!read_value(r, value)) return false;
+  if (r.position() - start != h.payload_length) [[unlikely]]
+    return r.fail(errc::invalid_value, start + static_cast<std::size_t>(h.payload_length));
+  return true;
+}
+
+template <class R>
+bool skip_payload(R& r, const message_header& h, std::size_t header_at) {
+  return check_payload_fits(r, h, header_at) &&
+         skip_bytes(r, static_cast<std::size_t>(h.payload_length));
+}
+
+} // namespace detail
+
+// Appends header + payload. On failure returns false and, for buffers with
+// direct access, leaves the buffer exactly as it was.
+template <options Opts = native, WritableBuffer B, class T>
+bool serialize_message(B& buffer, const T& value) {
+  unsigned char header[message_header_size];
+  if constexpr (ContiguousWritableBuffer<B>) {
+    // One pass: the length is patched in once the payload is written.
+    const std::size_t start = buffer.size();
+    detail::encode_header(header, message_header_for<T, Opts>());
+    if (!buffer.write(header, sizeof header)) return false;
+    if (!serialize<Opts>(buffer, value)) {
+      buffer.set_size(start);
+      return false;
+    }
+    const std::uint64_t length = buffer.size() - start - message_header_size;
+    detail::put_le(reinterpret_cast<unsigned char*>(buffer.data()) + start +
+                       detail::header_offset_length,
+                   length);
+    return true;
+  } else {
+    // Bytes handed to write() cannot be patched: measure first.
+    detail::encode_header(header, message_header_for<T, Opts>(serialized_size<Opts>(value)));
+    return buffer.write(header, sizeof header) && serialize<Opts>(buffer, value);
+  }
+}
+
+// Reads one framed message into value. Fails with schema_mismatch (value and
+// read position untouched) unless the header matches message_header_for<T, Opts>;
+// with bad_header if it is not a header; truncated / limit_exceeded if the
+// payload does not fit; invalid_value if the payload is not exactly
+// payload_length bytes.
+template <options Opts = native, ReadableBuffer B, class T>
+bool deserialize_message(B& buffer, T& value) {
+  detail::reader_for<Opts, B> r(buffer);
+  const std::size_t at = r.position();
+  message_header h;
+  if (detail::read_header(r, h) && detail::check_schema<T, Opts>(r, h, at) &&
+      detail::check_payload_fits(r, h, at) && detail::read_payload(r, h, value)) [[likely]] {
+    r.commit();
+    return true;
+  }
+  r.rollback();
+  return false;
+}
+
+// Reads (consumes) one header and checks its own fields, not the schema.
+// On failure the read position stays (buffers with direct access or seek()).
+template <ReadableBuffer B>
+bool read_message_header(B& buffer, message_header& header) {
+  detail::reader_for<native, B> r(buffer);
+  message_header h;
+  if (detail::read_header(r, h)) {
+    r.commit();
+    header = h;
+    return true;
+  }
+  r.rollback();
+  return false;
+}
+
+// After read_message_header: decodes the payload that header announced.
+// Same checks as deserialize_message; offsets of header fields are given
+// relative to the header's presumed start (24 bytes before the payload).
+template <options Opts = native, ReadableBuffer B, class T>
+bool deserialize_message_payload(B& buffer, const message_header& header, T& value) {
+  detail::reader_for<Opts, B> r(buffer);
+  const std::size_t payload_at = r.position();
+  const std::size_t at = payload_at >= message_header_size ? payload_at - message_header_size : 0;
+  if (detail::check_schema<T, Opts>(r, header, at) && detail::check_payload_fits(r, header, at) &&
+      detail::read_payload(r, header, value)) [[likely]] {
+    r.commit();
+    return true;
+  }
+  r.rollback();
+  return false;
+}
+
+// After read_message_header: skips the payload (a message this reader does
+// not understand). Fails (truncated) if the input holds fewer bytes.
+template <ReadableBuffer B>
+bool skip_message_payload(B& buffer, const message_header& header) {
+  detail::reader_for<native, B> r(buffer);
+  const std::size_t payload_at = r.position();
+  const std::size_t at = payload_at >= message_header_size ? payload_at - message_header_size : 0;
+  if (detail::skip_payload(r, header, at)) {
+    r.commit();
+    return true;
+  }
+  r.rollback();
+  return false;
+}
+
+// Skips one whole message (header and payload) whatever its type.
+template <ReadableBuffer B>
+bool skip_message(B& buffer) {
+  detail::reader_for<native, B> r(buffer);
+  const std::size_t at = r.position();
+  message_header h;
+  if (detail::read_header(r, h) && detail::skip_payload(r, h, at)) {
+    r.commit();
+    return true;
+  }
+  r.rollback();
+  return false;
+}
+
+} // namespace bin_serializer

@@ -1,0 +1,280 @@
+// fd_writer / fd_reader over pipes and files: bytes, partial reads from a
+// pipe fed in small pieces, EOF inside a value, bad descriptors, and a
+// reader that does not wait for bytes it does not need.
+#include "test_util.hpp"
+
+#include <bin_serializer/io/fd.hpp>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include "workloads/car.hpp"
+#include "workloads/tick.hpp"
+
+namespace bs = bin_serializer;
+using bs::errc;
+using test_util::hex;
+
+namespace {
+
+static_assert(bs::WritableBuffer<bs::fd_writer>);
+static_assert(bs::ReadableBuffer<bs::fd_reader>);
+
+struct pipe_fds {
+  int r = -1, w = -1;
+  pipe_fds() {
+    int fds[2];
+    if (::pipe(fds) == 0) {
+      r = fds[0];
+      w = fds[1];
+    }
+  }
+  ~pipe_fds() {
+    close_w();
+    if (r >= 0) ::close(r);
+  }
+  void close_w() {
+    if (w >= 0) ::close(w);
+    w = -1;
+  }
+};
+
+std::string drain(int fd) {
+  std::string out;
+  char tmp[4096];
+  for (;;) {
+    const ssize_t n = ::read(fd, tmp, sizeof tmp);
+    if (n <= 0) break;
+    out.append(tmp, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+TEST(FdIo, GoldenBytesThroughAPipe) {
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+  {
+    bs::fd_writer w(p.w);
+    ASSERT_TRUE(bs::serialize<bs::portable>(w, std::uint16_t{0x0102})); // same bytes on every host
+    ASSERT_TRUE(bs::serialize<bs::portable>(w, std::string("hi")));
+    ASSERT_TRUE(w.flush());
+    EXPECT_EQ(w.position(), 12u);
+  }
+  p.close_w();
+  const std::string got = drain(p.r);
+  EXPECT_EQ(hex(std::span<const std::byte>(reinterpret_cast<const std::byte*>(got.data()), got.size())),
+            "0201" "0200000000000000" "6869");
+}
+
+TEST(FdIo, RoundTripThroughAFileWithSmallBlock) {
+  char path[] = "/tmp/bs_fd_io_XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  {
+    bs::basic_fd_writer<128> w(fd);
+    for (std::uint64_t i = 0; i < 2000; ++i)
+      ASSERT_TRUE(bs::serialize(w, workloads::make_car_sequential(i)));
+    ASSERT_TRUE(w.flush());
+  }
+  ASSERT_EQ(::lseek(fd, 0, SEEK_SET), 0);
+  {
+    bs::basic_fd_reader<128> r(fd);
+    for (std::uint64_t i = 0; i < 2000; ++i) {
+      workloads::Car c;
+      ASSERT_TRUE(bs::deserialize(r, c)) << i;
+      ASSERT_EQ(c, workloads::make_car_sequential(i));
+    }
+    EXPECT_TRUE(r.at_end());
+  }
+  ::close(fd);
+  ::unlink(path);
+}
+
+TEST(FdIo, ReaderReassemblesValuesDeliveredInPieces) {
+  // The writer thread hands the bytes over three at a time: every read() on
+  // the pipe returns a short count, and values straddle them.
+  bs::Buffer all;
+  for (std::uint64_t i = 0; i < 200; ++i) ASSERT_TRUE(bs::serialize(all, workloads::make_tick(i)));
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+  std::thread feeder([&] {
+    for (std::size_t off = 0; off < all.size(); off += 3) {
+      const std::size_t n = std::min<std::size_t>(3, all.size() - off);
+      if (::write(p.w, all.data() + off, n) != static_cast<ssize_t>(n)) break;
+    }
+    p.close_w();
+  });
+  bs::fd_reader r(p.r);
+  for (std::uint64_t i = 0; i < 200; ++i) {
+    workloads::Tick t{};
+    ASSERT_TRUE(bs::deserialize(r, t)) << i;
+    EXPECT_EQ(t, workloads::make_tick(i));
+  }
+  EXPECT_TRUE(r.at_end());
+  feeder.join();
+}
+
+TEST(FdIo, ReaderDoesNotWaitForBytesItDoesNotNeed) {
+  // One value in the pipe, the writer end still open: a reader that tried to
+  // fill its whole block would block forever here.
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+  {
+    bs::fd_writer w(p.w);
+    ASSERT_TRUE(bs::serialize(w, std::uint32_t{42}));
+    ASSERT_TRUE(w.flush());
+  }
+  bs::fd_reader r(p.r);
+  std::uint32_t v = 0;
+  ASSERT_TRUE(bs::deserialize(r, v));
+  EXPECT_EQ(v, 42u);
+}
+
+TEST(FdIo, EndOfInputInsideAValueIsTruncated) {
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+  ASSERT_EQ(::write(p.w, "\x05\x00\x00\x00\x00\x00\x00\x00" "abc", 11), 11);
+  p.close_w();
+  bs::fd_reader r(p.r);
+  std::string s;
+  EXPECT_FALSE(bs::deserialize<bs::portable>(r, s)); // the prefix above is little-endian
+  EXPECT_EQ(r.last_error().code, errc::truncated);
+  EXPECT_EQ(r.last_error().offset, 8u);
+}
+
+TEST(FdIo, LargeValuesGoStraightToTheDescriptor) {
+  char path[] = "/tmp/bs_fd_io_XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  std::vector<std::uint32_t> big(50'000);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint32_t>(i * 31);
+  {
+    bs::basic_fd_writer<256> w(fd);
+    ASSERT_TRUE(bs::serialize(w, big));
+    ASSERT_TRUE(w.flush());
+  }
+  ASSERT_EQ(::lseek(fd, 0, SEEK_END), static_cast<off_t>(8 + big.size() * 4));
+  ASSERT_EQ(::lseek(fd, 0, SEEK_SET), 0);
+  bs::basic_fd_reader<256> r(fd);
+  std::vector<std::uint32_t> back;
+  ASSERT_TRUE(bs::deserialize(r, back));
+  EXPECT_EQ(back, big);
+  ::close(fd);
+  ::unlink(path);
+}
+
+// A handler installed without SA_RESTART: a blocked read()/write() in the
+// signalled thread returns EINTR, or a partial count if some bytes moved.
+std::atomic<int> signals_seen{0};
+extern "C" void count_signal(int) { signals_seen.fetch_add(1, std::memory_order_relaxed); }
+
+struct interrupting_handler {
+  struct sigaction old{};
+  interrupting_handler() {
+    struct sigaction sa{};
+    sa.sa_handler = count_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; // no SA_RESTART
+    ::sigaction(SIGUSR1, &sa, &old);
+  }
+  ~interrupting_handler() { ::sigaction(SIGUSR1, &old, nullptr); }
+};
+
+TEST(FdIo, InterruptedAndPartialWritesStillDeliverEveryByte) {
+  interrupting_handler handler;
+  signals_seen = 0;
+  std::vector<std::uint32_t> big(1 << 18); // 1 MiB: far more than a pipe holds
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+#if defined(F_SETPIPE_SZ)
+  (void)::fcntl(p.w, F_SETPIPE_SZ, 4096); // a small pipe: the writer blocks many times
+#endif
+  std::atomic<bool> done{false};
+  bool wrote = false;
+  std::thread writer([&] {
+    bs::fd_writer w(p.w);
+    wrote = bs::serialize(w, big) && w.flush();
+    done = true;
+    p.close_w();
+  });
+  // Signal the writer while it is blocked on the full pipe, and drain slowly.
+  std::thread signaller([&] {
+    while (!done) {
+      ::pthread_kill(writer.native_handle(), SIGUSR1);
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  });
+  bs::fd_reader r(p.r);
+  std::vector<std::uint32_t> back;
+  const bool read_ok = bs::deserialize(r, back);
+  signaller.join();
+  writer.join();
+  EXPECT_TRUE(wrote);
+  ASSERT_TRUE(read_ok) << static_cast<int>(r.last_error().code);
+  EXPECT_EQ(back, big);
+  EXPECT_GT(signals_seen.load(), 0);
+}
+
+TEST(FdIo, InterruptedReadIsRetried) {
+  interrupting_handler handler;
+  signals_seen = 0;
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+  std::atomic<bool> started{false};
+  std::uint64_t got = 0;
+  bool ok = false;
+  std::thread reader([&] {
+    bs::fd_reader r(p.r);
+    started = true;
+    ok = bs::deserialize(r, got); // blocks on the empty pipe
+  });
+  while (!started) std::this_thread::yield();
+  for (int i = 0; i < 20; ++i) {
+    ::pthread_kill(reader.native_handle(), SIGUSR1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const std::uint64_t v = 0x1122334455667788u;
+  ASSERT_EQ(::write(p.w, &v, sizeof v), static_cast<ssize_t>(sizeof v));
+  reader.join();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(got, v);
+  EXPECT_GT(signals_seen.load(), 0);
+}
+
+TEST(FdIo, BadDescriptorIsIoError) {
+  bs::fd_writer w(-1);
+  ASSERT_TRUE(bs::serialize(w, std::uint64_t{1})); // buffered
+  EXPECT_FALSE(w.flush());
+  EXPECT_EQ(w.last_error(), (bs::error{errc::io_error, 8}));
+
+  bs::fd_reader r(-1);
+  std::uint64_t v = 0;
+  EXPECT_FALSE(bs::deserialize(r, v));
+  EXPECT_EQ(r.last_error(), (bs::error{errc::io_error, 0}));
+  EXPECT_FALSE(r.at_end());
+}
+
+TEST(FdIo, WriteToAReadOnlyDescriptorFailsTheSerialize) {
+  const int fd = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(fd, 0);
+  bs::basic_fd_writer<64> w(fd);
+  const std::vector<std::uint8_t> v(200, 1);
+  EXPECT_FALSE(bs::serialize(w, v));
+  EXPECT_EQ(w.last_error().code, errc::io_error);
+  ::close(fd);
+}
+
+} // namespace

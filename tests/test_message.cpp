@@ -1,0 +1,294 @@
+// Framed messages: header bytes, schema checks, framing a stream, failures.
+#include "test_util.hpp"
+
+#include <bin_serializer/message.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "workloads/workloads.hpp"
+
+namespace bs = bin_serializer;
+using bs::errc;
+using bs::native;
+using bs::portable;
+using test_util::hex;
+using workloads::Person;
+using workloads::Tick;
+
+namespace message_test {
+struct OldConfig {
+  std::uint32_t id = 0;
+  std::string name;
+  using bin_serializer_evolution = bs::versions<2>;
+  bool operator==(const OldConfig&) const = default;
+};
+struct NewConfig {
+  std::uint32_t id = 0;
+  std::string name;
+  std::int64_t extra = -1;
+  using bin_serializer_evolution = bs::versions<2, 3>;
+  bool operator==(const NewConfig&) const = default;
+};
+
+// Only write(): no direct access.
+struct WriteOnly {
+  std::vector<std::byte> bytes;
+  bool write(const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    bytes.insert(bytes.end(), b, b + n);
+    return true;
+  }
+};
+// Only read(): a forward-only source.
+struct ReadOnly {
+  std::span<const std::byte> bytes;
+  std::size_t pos = 0;
+  bool read(void* p, std::size_t n) {
+    if (n > bytes.size() - pos) return false;
+    std::memcpy(p, bytes.data() + pos, n);
+    pos += n;
+    return true;
+  }
+};
+} // namespace message_test
+
+namespace {
+using namespace message_test;
+
+std::string le64(std::uint64_t v) {
+  std::string out;
+  for (int i = 0; i < 8; ++i) {
+    static constexpr char digits[] = "0123456789abcdef";
+    const auto b = static_cast<unsigned>((v >> (8 * i)) & 0xFF);
+    out += digits[b >> 4];
+    out += digits[b & 15];
+  }
+  return out;
+}
+
+constexpr std::uint64_t fnv(std::initializer_list<unsigned> bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned b : bytes) {
+    h ^= b;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+TEST(Message, GoldenHeaderPersonPortable) {
+  // FORMAT(1) STRUCT(4) STRING(1) SINT(4) STRING(1) SEQUENCE FLOAT(4) END
+  constexpr std::uint64_t person_hash =
+      fnv({0x01, 1, 0, 0, 0, 0, 0, 0, 0, 0x20, 4, 0, 0, 0, 0, 0, 0, 0, 0x11, 1, 0, 0, 0, 0, 0, 0, 0,
+           0x05, 4, 0, 0, 0, 0, 0, 0, 0, 0x11, 1, 0, 0, 0, 0, 0, 0, 0, 0x12, 0x06, 4, 0, 0, 0, 0, 0, 0, 0,
+           0x21});
+  static_assert(bs::schema_hash_v<Person, portable> == person_hash);
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize_message<portable>(buf, workloads::make_person()));
+  bs::Buffer plain;
+  ASSERT_TRUE(bs::serialize<portable>(plain, workloads::make_person()));
+  ASSERT_EQ(plain.size(), 68U);
+  EXPECT_EQ(hex(buf), "42534d46" "01" "01" "0000" + le64(person_hash) + "4400000000000000" + hex(plain));
+}
+
+TEST(Message, GoldenHeaderNative) {
+  bs::Buffer buf;
+  const Tick t = workloads::make_tick(3);
+  ASSERT_TRUE(bs::serialize_message(buf, t));
+  const std::string flags = bs::detail::little_endian_host ? "0000" : "0100";
+  EXPECT_EQ(hex(buf).substr(0, 48),
+            "42534d46" "01" "00" + flags + le64(bs::schema_hash_v<Tick>) + le64(sizeof(Tick)));
+  Tick back{};
+  ASSERT_TRUE(bs::deserialize_message(buf, back));
+  EXPECT_EQ(back, t);
+  EXPECT_EQ(buf.read_position(), buf.size());
+}
+
+template <bs::options Opts>
+void round_trip() {
+  bs::Buffer buf;
+  const Person p = workloads::make_person();
+  const Tick t = workloads::make_tick(9);
+  ASSERT_TRUE(bs::serialize_message<Opts>(buf, p));
+  ASSERT_TRUE(bs::serialize_message<Opts>(buf, t));
+  Person p2;
+  Tick t2{};
+  ASSERT_TRUE(bs::deserialize_message<Opts>(buf, p2));
+  ASSERT_TRUE(bs::deserialize_message<Opts>(buf, t2));
+  EXPECT_EQ(p2, p);
+  EXPECT_EQ(t2, t);
+}
+TEST(Message, RoundTripNative) { round_trip<native>(); }
+TEST(Message, RoundTripPortable) { round_trip<portable>(); }
+TEST(Message, RoundTripUntrusted) { round_trip<bs::untrusted>(); }
+
+template <class T, bs::options Opts = native>
+bs::error expect_rejected(const std::vector<std::byte>& bytes, T& target, bool untouched = true) {
+  const T before = target;
+  bs::BufferView in(bytes);
+  EXPECT_FALSE(bs::deserialize_message<Opts>(in, target));
+  EXPECT_EQ(in.read_position(), 0U);
+  // Header checks come before any field is decoded; a payload that decodes
+  // but has the wrong length may leave decoded fields (like deserialize).
+  if (untouched) {
+    EXPECT_EQ(target, before);
+  }
+  return in.last_error();
+}
+
+std::vector<std::byte> framed_person(bool port = false) {
+  bs::Buffer buf;
+  if (port)
+    EXPECT_TRUE(bs::serialize_message<portable>(buf, workloads::make_person()));
+  else
+    EXPECT_TRUE(bs::serialize_message(buf, workloads::make_person()));
+  return {buf.bytes().begin(), buf.bytes().end()};
+}
+
+TEST(Message, SchemaMismatchLeavesValueAndPosition) {
+  Tick t = workloads::make_tick(1);
+  EXPECT_EQ(expect_rejected(framed_person(), t), (bs::error{errc::schema_mismatch, 8}));
+  EXPECT_EQ(bs::to_string(errc::schema_mismatch), "schema mismatch");
+  // Written portable, read native: the format byte.
+  Person p{.name = "keep", .id = 1, .email = {}, .scores = {}};
+  EXPECT_EQ(expect_rejected(framed_person(true), p), (bs::error{errc::schema_mismatch, 5}));
+  // A native message from a host of the other byte order.
+  auto bytes = framed_person();
+  bytes[6] ^= std::byte{1};
+  EXPECT_EQ(expect_rejected(bytes, p), (bs::error{errc::schema_mismatch, 6}));
+}
+
+TEST(Message, BadHeaders) {
+  Person p{.name = "keep", .id = 1, .email = {}, .scores = {}};
+  const auto good = framed_person();
+  auto bad = good;
+  bad[0] = std::byte{'X'};
+  EXPECT_EQ(expect_rejected(bad, p), (bs::error{errc::bad_header, 0}));
+  bad = good;
+  bad[4] = std::byte{2};
+  EXPECT_EQ(expect_rejected(bad, p), (bs::error{errc::bad_header, 4}));
+  bad = good;
+  bad[5] = std::byte{2};
+  EXPECT_EQ(expect_rejected(bad, p), (bs::error{errc::bad_header, 5}));
+  bad = good;
+  bad[7] = std::byte{0x80};
+  EXPECT_EQ(expect_rejected(bad, p), (bs::error{errc::bad_header, 6}));
+  auto port = framed_person(true);
+  port[6] = std::byte{1}; // the byte-order flag means nothing in portable
+  EXPECT_EQ((expect_rejected<Person, portable>(port, p)), (bs::error{errc::bad_header, 6}));
+}
+
+TEST(Message, PayloadLengthMustMatch) {
+  Person p{.name = "keep", .id = 1, .email = {}, .scores = {}};
+  const auto good = framed_person(true);
+  auto bytes = good;
+  bytes[16] = std::byte{static_cast<unsigned char>(std::to_integer<unsigned>(bytes[16]) + 1)};
+  EXPECT_EQ((expect_rejected<Person, portable>(bytes, p)).code, errc::truncated); // longer than the input
+  bytes.push_back(std::byte{0});
+  EXPECT_EQ((expect_rejected<Person, portable>(bytes, p, false)), (bs::error{errc::invalid_value, 24 + 69}));
+  bytes = good;
+  bytes[16] = std::byte{static_cast<unsigned char>(std::to_integer<unsigned>(bytes[16]) - 1)};
+  EXPECT_EQ((expect_rejected<Person, portable>(bytes, p, false)), (bs::error{errc::invalid_value, 24 + 67}));
+  bytes = good;
+  bytes[23] = std::byte{0xff}; // 2^63-ish
+  EXPECT_EQ((expect_rejected<Person, portable>(bytes, p)), (bs::error{errc::truncated, 16}));
+  constexpr auto small = bs::options{.format = bs::wire_format::portable, .max_total_bytes = 60};
+  EXPECT_EQ((expect_rejected<Person, small>(good, p)), (bs::error{errc::limit_exceeded, 16}));
+}
+
+TEST(Message, TruncatedAtEveryOffset) {
+  const auto full = framed_person(true);
+  for (std::size_t n = 0; n < full.size(); ++n) {
+    Person p{.name = "keep", .id = 1, .email = {}, .scores = {}};
+    const std::vector<std::byte> cut(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(n));
+    const auto e = expect_rejected<Person, portable>(cut, p);
+    EXPECT_EQ(e.code, errc::truncated) << n;
+  }
+}
+
+TEST(Message, StreamOfMixedMessages) {
+  bs::Buffer stream;
+  ASSERT_TRUE(bs::serialize_message<portable>(stream, workloads::make_person()));
+  ASSERT_TRUE(bs::serialize_message<portable>(stream, std::vector<std::uint16_t>{1, 2, 3}));
+  ASSERT_TRUE(bs::serialize_message<portable>(stream, workloads::make_tick(4)));
+  ASSERT_TRUE(bs::serialize_message<portable>(stream, workloads::make_person()));
+
+  int persons = 0, ticks = 0, skipped = 0;
+  bs::message_header h;
+  while (bs::read_message_header(stream, h)) {
+    if (bs::message_is<Person, portable>(h)) {
+      Person p;
+      ASSERT_TRUE(bs::deserialize_message_payload<portable>(stream, h, p));
+      EXPECT_EQ(p, workloads::make_person());
+      ++persons;
+    } else if (bs::message_is<Tick, portable>(h)) {
+      Tick t{};
+      ASSERT_TRUE(bs::deserialize_message_payload<portable>(stream, h, t));
+      EXPECT_EQ(t, workloads::make_tick(4));
+      ++ticks;
+    } else {
+      EXPECT_EQ(h.payload_length, 8U + 6U);
+      ASSERT_TRUE(bs::skip_message_payload(stream, h));
+      ++skipped;
+    }
+  }
+  EXPECT_EQ(stream.read_position(), stream.size());
+  EXPECT_EQ(persons, 2);
+  EXPECT_EQ(ticks, 1);
+  EXPECT_EQ(skipped, 1);
+  EXPECT_EQ(stream.last_error().code, errc::truncated); // the loop ended at the end of input
+
+  // skip_message steps over whole messages; the mismatch on the last keeps its position.
+  ASSERT_TRUE(stream.seek(0));
+  ASSERT_TRUE(bs::skip_message(stream));
+  ASSERT_TRUE(bs::skip_message(stream));
+  const std::size_t third = stream.read_position();
+  Person wrong;
+  EXPECT_FALSE(bs::deserialize_message<portable>(stream, wrong));
+  EXPECT_EQ(stream.last_error(), (bs::error{errc::schema_mismatch, third + 8}));
+  EXPECT_EQ(stream.read_position(), third);
+  Tick t{};
+  EXPECT_FALSE(bs::deserialize_message_payload<portable>(stream, h, t)); // h is the header of a Person
+}
+
+TEST(Message, EvolvableVersionsInteroperate) {
+  static_assert(bs::schema_hash_v<OldConfig> == bs::schema_hash_v<NewConfig>);
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize_message<portable>(buf, NewConfig{5, "n", 77}));
+  ASSERT_TRUE(bs::serialize_message<portable>(buf, OldConfig{6, "o"}));
+  OldConfig o;
+  NewConfig n;
+  ASSERT_TRUE(bs::deserialize_message<portable>(buf, o));
+  EXPECT_EQ(o, (OldConfig{5, "n"}));
+  ASSERT_TRUE(bs::deserialize_message<portable>(buf, n));
+  EXPECT_EQ(n, (NewConfig{6, "o", -1}));
+}
+
+TEST(Message, FailedWriteLeavesBufferAsItWas) {
+  bs::FixedBuffer<40> small;
+  ASSERT_TRUE(bs::serialize(small, std::uint32_t{7}));
+  EXPECT_FALSE(bs::serialize_message<portable>(small, workloads::make_person()));
+  EXPECT_EQ(small.size(), 4U);
+  EXPECT_EQ(small.last_error().code, errc::buffer_full);
+  bs::FixedBuffer<20> tiny; // not even the header fits
+  EXPECT_FALSE(bs::serialize_message(tiny, std::uint8_t{1}));
+  EXPECT_EQ(tiny.size(), 0U);
+}
+
+TEST(Message, PlainBuffersWriteAndReadTheSameBytes) {
+  WriteOnly out;
+  ASSERT_TRUE(bs::serialize_message<portable>(out, workloads::make_person()));
+  EXPECT_EQ(out.bytes, framed_person(true));
+  ReadOnly in{out.bytes};
+  Person p;
+  ASSERT_TRUE(bs::deserialize_message<portable>(in, p));
+  EXPECT_EQ(p, workloads::make_person());
+  EXPECT_EQ(in.pos, out.bytes.size());
+  ReadOnly in2{out.bytes};
+  Tick t{};
+  EXPECT_FALSE(bs::deserialize_message<portable>(in2, t));
+}
+
+} // namespace

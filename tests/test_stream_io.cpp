@@ -1,0 +1,231 @@
+// ostream_writer / istream_reader: the same bytes as Buffer, buffering (the
+// stream sees one call per block), round trips of many values, large values
+// that bypass the block, truncated input, failing streams.
+#include "test_util.hpp"
+
+#include <bin_serializer/io/stream.hpp>
+
+#include <cstdint>
+#include <sstream>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+#include "workloads/car.hpp"
+#include "workloads/person.hpp"
+#include "workloads/tick.hpp"
+
+namespace bs = bin_serializer;
+using bs::errc;
+using test_util::hex;
+
+namespace {
+
+static_assert(bs::WritableBuffer<bs::ostream_writer>);
+static_assert(!bs::ReadableBuffer<bs::ostream_writer>);
+static_assert(bs::ReadableBuffer<bs::istream_reader>);
+static_assert(!bs::ContiguousWritableBuffer<bs::ostream_writer>);
+static_assert(bs::ErrorRecordingBuffer<bs::ostream_writer>);
+static_assert(bs::ErrorRecordingBuffer<bs::istream_reader>);
+
+std::string hex_of(const std::string& s) {
+  return hex(std::span<const std::byte>(reinterpret_cast<const std::byte*>(s.data()), s.size()));
+}
+
+// A streambuf that counts the calls that reach it and can be told to fail.
+class counting_buf : public std::streambuf {
+public:
+  std::string out;
+  int xsputn_calls = 0;
+  bool fail_writes = false;
+
+protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    ++xsputn_calls;
+    if (fail_writes) return 0;
+    out.append(s, static_cast<std::size_t>(n));
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (fail_writes) return traits_type::eof();
+    if (!traits_type::eq_int_type(c, traits_type::eof()))
+      out.push_back(traits_type::to_char_type(c));
+    return traits_type::not_eof(c);
+  }
+};
+
+TEST(StreamIo, GoldenBytesMatchBuffer) {
+  std::ostringstream os;
+  {
+    bs::ostream_writer w(os);
+    // The portable format: the same bytes on every host.
+    ASSERT_TRUE(bs::serialize<bs::portable>(w, std::uint32_t{0x01020304}));
+    ASSERT_TRUE(bs::serialize<bs::portable>(w, std::string("ab")));
+    EXPECT_EQ(w.position(), 14u);
+    EXPECT_EQ(os.str(), ""); // still in the block
+    ASSERT_TRUE(w.flush());
+  }
+  EXPECT_EQ(hex_of(os.str()), "04030201" "0200000000000000" "6162");
+
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize(buf, workloads::make_person()));
+  std::ostringstream os2;
+  bs::ostream_writer w2(os2);
+  ASSERT_TRUE(bs::serialize(w2, workloads::make_person()));
+  ASSERT_TRUE(w2.flush());
+  EXPECT_EQ(hex_of(os2.str()), hex(buf));
+}
+
+TEST(StreamIo, SmallFieldsAreBatchedIntoBlocks) {
+  counting_buf sb;
+  std::ostream os(&sb);
+  {
+    bs::basic_ostream_writer<4096> w(os);
+    for (std::uint32_t i = 0; i < 10'000; ++i) ASSERT_TRUE(bs::serialize(w, i));
+    ASSERT_TRUE(w.flush());
+  }
+  ASSERT_EQ(sb.out.size(), 40'000u);
+  // 40000 bytes in 4096-byte blocks: 10 calls, not 10000.
+  EXPECT_EQ(sb.xsputn_calls, 10);
+  std::istringstream is(sb.out);
+  bs::basic_istream_reader<4096> r(is);
+  for (std::uint32_t i = 0; i < 10'000; ++i) {
+    std::uint32_t v = 0;
+    ASSERT_TRUE(bs::deserialize(r, v));
+    ASSERT_EQ(v, i);
+  }
+  EXPECT_TRUE(r.at_end());
+}
+
+TEST(StreamIo, RoundTripsManyMixedValues) {
+  std::stringstream ss;
+  {
+    bs::basic_ostream_writer<256> w(ss); // small block: values straddle blocks
+    for (std::uint64_t i = 0; i < 500; ++i) {
+      ASSERT_TRUE(bs::serialize(w, workloads::make_car_sequential(i)));
+      ASSERT_TRUE(bs::serialize(w, workloads::make_tick(i)));
+    }
+    ASSERT_TRUE(w.flush());
+  }
+  bs::basic_istream_reader<256> r(ss);
+  for (std::uint64_t i = 0; i < 500; ++i) {
+    workloads::Car car;
+    workloads::Tick tick{};
+    ASSERT_TRUE(bs::deserialize(r, car)) << i;
+    ASSERT_TRUE(bs::deserialize(r, tick)) << i;
+    ASSERT_EQ(car, workloads::make_car_sequential(i));
+    ASSERT_EQ(tick, workloads::make_tick(i));
+  }
+  EXPECT_TRUE(r.at_end());
+}
+
+TEST(StreamIo, ValuesLargerThanTheBlockBypassIt) {
+  std::vector<std::uint8_t> big(100'000);
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<std::uint8_t>(i * 7);
+  counting_buf sb;
+  std::ostream os(&sb);
+  {
+    bs::basic_ostream_writer<1024> w(os);
+    ASSERT_TRUE(bs::serialize(w, std::uint8_t{9}));
+    ASSERT_TRUE(bs::serialize(w, big));
+    ASSERT_TRUE(w.flush());
+  }
+  // The 9 and the length prefix go out as one block, the payload in one call.
+  EXPECT_EQ(sb.xsputn_calls, 2);
+  std::istringstream is(sb.out);
+  bs::basic_istream_reader<1024> r(is);
+  std::uint8_t nine = 0;
+  std::vector<std::uint8_t> back;
+  ASSERT_TRUE(bs::deserialize(r, nine));
+  ASSERT_TRUE(bs::deserialize(r, back));
+  EXPECT_EQ(nine, 9);
+  EXPECT_EQ(back, big);
+}
+
+TEST(StreamIo, TruncatedInputIsTruncatedAtTheValuesByte) {
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{1}));
+  ASSERT_TRUE(bs::serialize(buf, workloads::make_person()));
+  std::string bytes(reinterpret_cast<const char*>(buf.data()), buf.size() - 3);
+  std::istringstream is(bytes);
+  bs::istream_reader r(is);
+  std::uint64_t one = 0;
+  ASSERT_TRUE(bs::deserialize(r, one));
+  workloads::Person p;
+  EXPECT_FALSE(bs::deserialize(r, p));
+  EXPECT_EQ(r.last_error().code, errc::truncated);
+  // The short read is the scores' payload (12 bytes of floats, read at once).
+  EXPECT_EQ(r.last_error().offset, buf.size() - 12);
+  // The whole value was still in the block: the reader is back at its start.
+  EXPECT_EQ(r.read_position(), 8u);
+}
+
+TEST(StreamIo, EmptyStreamIsAtEndAndTruncated) {
+  std::istringstream is("");
+  bs::istream_reader r(is);
+  EXPECT_TRUE(r.at_end());
+  std::uint32_t v = 0;
+  EXPECT_FALSE(bs::deserialize(r, v));
+  EXPECT_EQ(r.last_error(), (bs::error{errc::truncated, 0}));
+}
+
+TEST(StreamIo, HostileLengthPrefixDoesNotAllocateTheClaim) {
+  // A vector claiming 2^40 elements, followed by 8 bytes: the stream cannot
+  // say how much is left, so decoding grows in bounded chunks and fails.
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{1} << 40));
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{7}));
+  std::istringstream is(std::string(reinterpret_cast<const char*>(buf.data()), buf.size()));
+  bs::istream_reader r(is);
+  std::vector<std::uint64_t> v;
+  EXPECT_FALSE(bs::deserialize(r, v));
+  EXPECT_EQ(r.last_error().code, errc::truncated);
+}
+
+TEST(StreamIo, FailingStreamIsIoErrorAndSticky) {
+  counting_buf sb;
+  sb.fail_writes = true;
+  std::ostream os(&sb);
+  bs::basic_ostream_writer<64> w(os);
+  ASSERT_TRUE(bs::serialize(w, std::uint64_t{1})); // buffered
+  EXPECT_FALSE(w.flush());
+  EXPECT_EQ(w.last_error(), (bs::error{errc::io_error, 8}));
+  EXPECT_TRUE(w.failed());
+  sb.fail_writes = false;
+  os.clear();
+  // Once failed, it stays failed: which bytes reached the stream is unknown.
+  std::string big(100, 'x');
+  EXPECT_FALSE(bs::serialize(w, big));
+  EXPECT_EQ(w.last_error().code, errc::io_error);
+  EXPECT_FALSE(w.flush());
+}
+
+TEST(StreamIo, BlockOverflowOnBadStreamFailsTheSerialize) {
+  std::ostringstream os;
+  os.setstate(std::ios::badbit);
+  bs::basic_ostream_writer<64> w(os);
+  std::vector<std::uint32_t> v(100, 5u); // 408 bytes: needs the stream
+  EXPECT_FALSE(bs::serialize(w, v));
+  EXPECT_EQ(w.last_error().code, errc::io_error);
+}
+
+TEST(StreamIo, BadInputStreamIsIoError) {
+  std::istringstream is("abcdefgh");
+  is.setstate(std::ios::badbit);
+  bs::istream_reader r(is);
+  std::uint32_t v = 0;
+  EXPECT_FALSE(bs::deserialize(r, v));
+  EXPECT_EQ(r.last_error(), (bs::error{errc::io_error, 0}));
+  EXPECT_FALSE(r.at_end()); // an error is not the end of input
+}
+
+TEST(StreamIo, DestructorFlushes) {
+  std::ostringstream os;
+  {
+    bs::ostream_writer w(os);
+    ASSERT_TRUE(bs::serialize<bs::portable>(w, std::uint16_t{0xabcd}));
+  }
+  EXPECT_EQ(hex_of(os.str()), "cdab");
+}
+
+} // namespace

@@ -1,0 +1,59 @@
+// Three published versions of one evolvable struct (bin_serializer/evolution.hpp),
+// shared by the evolution fuzz target, the golden vectors and the benchmarks.
+// ProfileV2 has exactly workloads::Person's fields, so it measures what the
+// evolvable prefix costs against the plain struct.
+#pragma once
+
+#include <bin_serializer/evolution.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace workloads {
+
+// Nested evolvable struct: version 1 had max_users only.
+struct Limits {
+  std::uint16_t max_users = 10;
+  std::uint16_t max_rooms = 3;
+  using bin_serializer_evolution = bin_serializer::versions<1, 2>;
+  bool operator==(const Limits&) const = default;
+};
+
+struct ProfileV1 {
+  std::string name;
+  std::int32_t id{};
+  using bin_serializer_evolution = bin_serializer::versions<2>;
+  bool operator==(const ProfileV1&) const = default;
+};
+
+// Version 2 appends email and scores: Person's fields, evolvable.
+struct ProfileV2 {
+  std::string name;
+  std::int32_t id{};
+  std::string email;
+  std::vector<float> scores;
+  using bin_serializer_evolution = bin_serializer::versions<2, 4>;
+  bool operator==(const ProfileV2&) const = default;
+};
+
+// Version 3 appends a nested evolvable struct.
+struct ProfileV3 {
+  std::string name;
+  std::int32_t id{};
+  std::string email;
+  std::vector<float> scores;
+  Limits limits;
+  using bin_serializer_evolution = bin_serializer::versions<2, 4, 5>;
+  bool operator==(const ProfileV3&) const = default;
+};
+
+inline ProfileV1 make_profile_v1() { return {.name = "Ann", .id = 1}; }
+inline ProfileV2 make_profile_v2() {
+  return {.name = "John Doe", .id = 25, .email = "john.doe@example.com", .scores = {2.1f, 3.2f, 4.5f}};
+}
+inline ProfileV3 make_profile_v3() {
+  return {.name = "Bo", .id = 3, .email = "b@x.org", .scores = {1.0f}, .limits = {.max_users = 100, .max_rooms = 7}};
+}
+
+} // namespace workloads
