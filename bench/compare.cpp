@@ -16,6 +16,7 @@
 #include <benchmark/benchmark.h>
 
 #include <bin_serializer/bin_serializer.hpp>
+#include <workloads/evolving.hpp>
 #include <workloads/workloads.hpp>
 
 #include <cstddef>
@@ -302,6 +303,95 @@ BENCHMARK(BM_LargeStruct_Deserialize_Memcpy);
 BENCHMARK(BM_LargeStruct_Deserialize_Handwritten);
 BENCHMARK(BM_StringPayload)->Arg(0)->Arg(8)->Arg(128)->Arg(1024)->Arg(4096);
 BENCHMARK(BM_Vec_FreshAllocation);
+
+// ---------------------------------------------------------------------------
+// Framed messages and evolvable structs against plain serialize/deserialize:
+// what the 24-byte header (and its checks) and the evolvable 8-byte prefix
+// (and its measuring pass) cost. Native format, reused Buffer / BufferView.
+// ---------------------------------------------------------------------------
+
+namespace {
+
+enum class framing { plain, message };
+
+template <framing F, class T>
+void schema_serialize(benchmark::State& st, const T& value) {
+  Buffer buf;
+  buf.reserve(1024);
+  bench::escape(&buf);
+  auto op = [&]() BENCH_ALWAYS_INLINE {
+    benchmark::DoNotOptimize(&value);
+    buf.clear();
+    bool ok = false;
+    if constexpr (F == framing::message)
+      ok = bin_serializer::serialize_message(buf, value);
+    else
+      ok = serialize(buf, value);
+    benchmark::DoNotOptimize(ok);
+    publish(buf.data(), buf.size());
+  };
+  bench::count_allocs(st, op);
+  for (auto _ : st) op();
+  set_bytes(st, bin_serializer::serialized_size(value));
+}
+
+template <framing F, class T>
+void schema_deserialize(benchmark::State& st, const T& value) {
+  Buffer src;
+  if constexpr (F == framing::message)
+    (void)bin_serializer::serialize_message(src, value);
+  else
+    (void)serialize(src, value);
+  T out{};
+  bench::escape(&out);
+  auto op = [&]() BENCH_ALWAYS_INLINE {
+    BufferView view(src.bytes());
+    bool ok = false;
+    if constexpr (F == framing::message)
+      ok = bin_serializer::deserialize_message(view, out);
+    else
+      ok = deserialize(view, out);
+    benchmark::DoNotOptimize(ok);
+    benchmark::DoNotOptimize(&out);
+  };
+  bench::count_allocs(st, op);
+  for (auto _ : st) op();
+  set_bytes(st, src.size());
+}
+
+void BM_Schema_Person_Plain(benchmark::State& st) { schema_serialize<framing::plain>(st, workloads::make_person()); }
+void BM_Schema_Person_Message(benchmark::State& st) { schema_serialize<framing::message>(st, workloads::make_person()); }
+void BM_Schema_Person_Evolvable(benchmark::State& st) { schema_serialize<framing::plain>(st, workloads::make_profile_v2()); }
+void BM_Schema_Tick_Plain(benchmark::State& st) { schema_serialize<framing::plain>(st, workloads::make_tick(7)); }
+void BM_Schema_Tick_Message(benchmark::State& st) { schema_serialize<framing::message>(st, workloads::make_tick(7)); }
+void BM_Schema_Person_Plain_Deserialize(benchmark::State& st) {
+  schema_deserialize<framing::plain>(st, workloads::make_person());
+}
+void BM_Schema_Person_Message_Deserialize(benchmark::State& st) {
+  schema_deserialize<framing::message>(st, workloads::make_person());
+}
+void BM_Schema_Person_Evolvable_Deserialize(benchmark::State& st) {
+  schema_deserialize<framing::plain>(st, workloads::make_profile_v2());
+}
+void BM_Schema_Tick_Plain_Deserialize(benchmark::State& st) {
+  schema_deserialize<framing::plain>(st, workloads::make_tick(7));
+}
+void BM_Schema_Tick_Message_Deserialize(benchmark::State& st) {
+  schema_deserialize<framing::message>(st, workloads::make_tick(7));
+}
+
+} // namespace
+
+BENCHMARK(BM_Schema_Person_Plain);
+BENCHMARK(BM_Schema_Person_Message);
+BENCHMARK(BM_Schema_Person_Evolvable);
+BENCHMARK(BM_Schema_Tick_Plain);
+BENCHMARK(BM_Schema_Tick_Message);
+BENCHMARK(BM_Schema_Person_Plain_Deserialize);
+BENCHMARK(BM_Schema_Person_Message_Deserialize);
+BENCHMARK(BM_Schema_Person_Evolvable_Deserialize);
+BENCHMARK(BM_Schema_Tick_Plain_Deserialize);
+BENCHMARK(BM_Schema_Tick_Message_Deserialize);
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);

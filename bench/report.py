@@ -453,6 +453,32 @@ def main():
             targets.append(("Project bar (vs hand-written)", f"`{a}` within 1.10× of `{b}`", fmt_ratio(r),
                             r is not None and r <= 1.10))
 
+    # ---------------- framed messages / evolvable structs ----------------
+    schema_rows = []
+    for name, base, what in (
+            ("BM_Schema_Person_Plain", None, "serialize(Person) into a reused Buffer"),
+            ("BM_Schema_Person_Message", "BM_Schema_Person_Plain", "serialize_message(Person): + 24-byte header"),
+            ("BM_Schema_Person_Evolvable", "BM_Schema_Person_Plain", "evolvable Person (ProfileV2): + 8-byte prefix"),
+            ("BM_Schema_Tick_Plain", None, "serialize(Tick), one copy"),
+            ("BM_Schema_Tick_Message", "BM_Schema_Tick_Plain", "serialize_message(Tick)"),
+            ("BM_Schema_Person_Plain_Deserialize", None, "deserialize(Person) from a BufferView"),
+            ("BM_Schema_Person_Message_Deserialize", "BM_Schema_Person_Plain_Deserialize",
+             "deserialize_message(Person): header + schema checks"),
+            ("BM_Schema_Person_Evolvable_Deserialize", "BM_Schema_Person_Plain_Deserialize",
+             "evolvable Person: prefix + body-length checks"),
+            ("BM_Schema_Tick_Plain_Deserialize", None, "deserialize(Tick)"),
+            ("BM_Schema_Tick_Message_Deserialize", "BM_Schema_Tick_Plain_Deserialize", "deserialize_message(Tick)")):
+        if name not in compare:
+            continue
+        t = cpu(compare, name)
+        rel = ratio(t, cpu(compare, base)) if base else None
+        schema_rows.append([f"`{name}`", fmt_ns(t), fmt_ratio(rel) if base else "–",
+                            fmt_allocs(counter(compare, name, "allocs_per_iter")), what])
+    if schema_rows:
+        md.append("## Framed messages and evolvable structs (benchmark_compare)\n")
+        md.append(table(["Benchmark", "CPU time", "× plain", "allocs/op", "What"], schema_rows))
+        md.append("")
+
     # ---------------- stress ----------------
     if stress:
         md.append("## benchmark_stress: sustained Tick streams\n")

@@ -23,6 +23,7 @@
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/std/all.hpp>
 
+#include "workloads/evolving.hpp"
 #include "workloads/workloads.hpp"
 
 #include <array>
@@ -181,6 +182,11 @@ VECTOR_CASES_STRUCT(Inner, "Inner", label, values);
 VECTOR_CASES_STRUCT(Outer, "Outer", id, inner, maybe, items, points, choice, raw, tags, triple,
                     mask, timeout);
 VECTOR_CASES_STRUCT(workloads::Person, "Person", name, id, email, scores);
+// Evolvable structs (workloads/evolving.hpp): the framed/ vectors only.
+VECTOR_CASES_STRUCT(workloads::Limits, "Limits", max_users, max_rooms);
+VECTOR_CASES_STRUCT(workloads::ProfileV1, "Profile", name, id);
+VECTOR_CASES_STRUCT(workloads::ProfileV2, "Profile", name, id, email, scores);
+VECTOR_CASES_STRUCT(workloads::ProfileV3, "Profile", name, id, email, scores, limits);
 VECTOR_CASES_STRUCT(workloads::Booster, "Booster", boost_type, horse_power);
 VECTOR_CASES_STRUCT(workloads::Engine, "Engine", capacity, num_cylinders, max_rpm,
                     manufacturer_code, booster);
@@ -347,7 +353,17 @@ std::string struct_schema(std::tuple<const Ms&...>*) {
   const std::vector<std::string_view> names = split_fields(struct_info<T>::field_list);
   std::string out = "{\"struct\": ";
   append_json_string(out, struct_info<T>::struct_name);
-  out += std::is_trivially_copyable_v<T> ? ", \"trivial\": true" : ", \"trivial\": false";
+  // An evolvable struct is never copied as a block, even when trivially copyable.
+  out += std::is_trivially_copyable_v<T> && !bin_serializer::detail::evolvable_type<T>
+             ? ", \"trivial\": true"
+             : ", \"trivial\": false";
+  if constexpr (bin_serializer::detail::evolvable_type<T>) {
+    // An evolvable struct (docs/wire-format.md section 11): its versions' field counts.
+    out += ", \"versions\": [";
+    for (std::size_t v = 0; v < bin_serializer::detail::evolution_counts<T>.size(); ++v)
+      out += (v == 0 ? "" : ", ") + std::to_string(bin_serializer::detail::evolution_counts<T>[v]);
+    out += "]";
+  }
   out += ", \"fields\": [";
   std::size_t i = 0;
   ((out += (i == 0 ? "" : ", "), out += "{\"name\": ", append_json_string(out, names[i]),

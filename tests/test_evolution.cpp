@@ -326,3 +326,66 @@ TEST(Evolution, MaxTotalBytesLimitsTheBody) {
 }
 
 } // namespace
+
+// ---- golden vectors: spec/vectors/framed/<format>/evolvable_v{1,2,3}.bin
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "workloads/evolving.hpp"
+
+namespace {
+
+std::vector<std::byte> read_vector(const std::string& format, const std::string& name) {
+  const std::filesystem::path p =
+      std::filesystem::path(BIN_SERIALIZER_SPEC_DIR) / "vectors" / "framed" / format / (name + ".bin");
+  std::ifstream in(p, std::ios::binary);
+  EXPECT_TRUE(in.good()) << p;
+  const std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> out(s.size());
+  if (!s.empty()) std::memcpy(out.data(), s.data(), s.size());
+  return out;
+}
+
+template <bs::options Opts>
+void check_profile_vectors(const std::string& format) {
+  const auto v1 = read_vector(format, "evolvable_v1");
+  const auto v2 = read_vector(format, "evolvable_v2");
+  const auto v3 = read_vector(format, "evolvable_v3");
+  const auto enc = [](const auto& value) {
+    bs::Buffer b;
+    EXPECT_TRUE(bs::serialize<Opts>(b, value));
+    return std::vector<std::byte>(b.bytes().begin(), b.bytes().end());
+  };
+  EXPECT_EQ(enc(workloads::make_profile_v1()), v1);
+  EXPECT_EQ(enc(workloads::make_profile_v2()), v2);
+  EXPECT_EQ(enc(workloads::make_profile_v3()), v3);
+  // Every reader version reads every vector.
+  const auto read_as = [](const std::vector<std::byte>& bytes, auto& out) {
+    bs::BufferView in(bytes);
+    EXPECT_TRUE(bs::deserialize<Opts>(in, out));
+    EXPECT_EQ(in.read_position(), bytes.size());
+  };
+  workloads::ProfileV1 r1;
+  workloads::ProfileV3 r3;
+  read_as(v3, r1);
+  EXPECT_EQ(r1, (workloads::ProfileV1{"Bo", 3}));
+  read_as(v1, r3);
+  EXPECT_EQ(r3, (workloads::ProfileV3{"Ann", 1, {}, {}, {}}));
+  workloads::ProfileV2 r2;
+  read_as(v3, r2);
+  EXPECT_EQ(r2.email, "b@x.org");
+  read_as(v2, r3);
+  EXPECT_EQ(r3.limits, workloads::Limits{});
+}
+
+TEST(EvolutionVectors, Portable) { check_profile_vectors<portable>("portable"); }
+
+TEST(EvolutionVectors, NativeOnLittleEndianLp64) {
+  if constexpr (!bs::detail::little_endian_host || sizeof(void*) != 8)
+    GTEST_SKIP() << "the native vectors are little-endian LP64 bytes";
+  check_profile_vectors<native>("native");
+}
+
+} // namespace

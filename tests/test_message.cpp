@@ -292,3 +292,44 @@ TEST(Message, PlainBuffersWriteAndReadTheSameBytes) {
 }
 
 } // namespace
+
+// ---- golden vectors: spec/vectors/framed/<format>/message_person.bin
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace {
+
+std::vector<std::byte> read_vector(const std::string& format, const std::string& name) {
+  const std::filesystem::path p =
+      std::filesystem::path(BIN_SERIALIZER_SPEC_DIR) / "vectors" / "framed" / format / (name + ".bin");
+  std::ifstream in(p, std::ios::binary);
+  EXPECT_TRUE(in.good()) << p;
+  const std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> out(s.size());
+  if (!s.empty()) std::memcpy(out.data(), s.data(), s.size());
+  return out;
+}
+
+TEST(MessageVectors, PersonPortable) {
+  const auto file = read_vector("portable", "message_person");
+  EXPECT_EQ(file, framed_person(true));
+  Person p;
+  bs::BufferView in(file);
+  ASSERT_TRUE(bs::deserialize_message<portable>(in, p));
+  EXPECT_EQ(p, workloads::make_person());
+}
+
+TEST(MessageVectors, PersonNativeOnLittleEndianLp64) {
+  if constexpr (!bs::detail::little_endian_host || sizeof(void*) != 8)
+    GTEST_SKIP() << "the native vectors are little-endian LP64 bytes";
+  const auto file = read_vector("native", "message_person");
+  EXPECT_EQ(file, framed_person(false));
+  Person p;
+  bs::BufferView in(file);
+  ASSERT_TRUE(bs::deserialize_message(in, p));
+  EXPECT_EQ(p, workloads::make_person());
+}
+
+} // namespace

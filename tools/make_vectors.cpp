@@ -115,6 +115,48 @@ struct Run {
   }
 };
 
+// spec/vectors/framed/<format>/: framed messages (a Person) and the three
+// versions of an evolvable struct (docs/wire-format.md sections 10-11). Their
+// JSON adds "kind" ("message" or "value") and, for messages, "schema_hash"
+// (16 hex digits); a message's "schema" and "value" describe its payload.
+template <bs::options Opts>
+void framed_cases(Run& run, std::string_view format) {
+  const std::string dir = "framed/" + std::string(format);
+  const auto emit_bytes = [&](const std::string& name, const bs::Buffer& buf) {
+    const auto bytes = buf.bytes();
+    run.emit(dir, name + ".bin", std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  };
+  const auto document = [&](const std::string& name, const std::string& kind, const std::string& extra,
+                            const auto& value) {
+    using T = std::remove_cvref_t<decltype(value)>;
+    std::string out = "{\n  \"name\": \"" + name + "\",\n  \"format\": \"" + std::string(format) +
+                      "\",\n  \"kind\": \"" + kind + "\"" + extra;
+    out += ",\n  \"schema\": " + vector_cases::schema_of<T>();
+    out += ",\n  \"value\": " + vector_cases::value_of(value) + "\n}\n";
+    run.emit(dir, name + ".json", out);
+  };
+  const auto value_case = [&](const std::string& name, const auto& value) {
+    bs::Buffer buf;
+    if (!bs::serialize<Opts>(buf, value)) ++run.problems;
+    emit_bytes(name, buf);
+    document(name, "value", "", value);
+  };
+  {
+    const workloads::Person person = workloads::make_person();
+    using P = workloads::Person;
+    bs::Buffer buf;
+    if (!bs::serialize_message<Opts>(buf, person)) ++run.problems;
+    emit_bytes("message_person", buf);
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx",
+                  static_cast<unsigned long long>(bs::schema_hash_v<P, Opts>));
+    document("message_person", "message", ",\n  \"schema_hash\": \"" + std::string(hash) + "\"", person);
+  }
+  value_case("evolvable_v1", workloads::make_profile_v1());
+  value_case("evolvable_v2", workloads::make_profile_v2());
+  value_case("evolvable_v3", workloads::make_profile_v3());
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -146,6 +188,7 @@ int main(int argc, char** argv) {
     for (const std::string_view format : formats) {
       std::error_code ec;
       fs::create_directories(run.root / format, ec);
+      if (!ec) fs::create_directories(run.root / "framed" / format, ec);
       if (ec) {
         std::fprintf(stderr, "error: cannot create %s: %s\n", (run.root / format).string().c_str(),
                      ec.message().c_str());
@@ -160,7 +203,10 @@ int main(int argc, char** argv) {
     run.one<bs::portable>("portable", name, value);
     if constexpr (native_host) run.one<bs::native>("native", name, value);
   });
+  framed_cases<bs::portable>(run, "portable");
+  if constexpr (native_host) framed_cases<bs::native>(run, "native");
   for (const std::string_view format : formats) run.stale(format);
+  for (const std::string_view format : formats) run.stale("framed/" + std::string(format));
 
   if (run.check) {
     std::printf("%zu cases, %zu files checked, %d problem(s)\n", cases, run.produced.size(), run.problems);

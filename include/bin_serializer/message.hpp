@@ -20,6 +20,7 @@
 //   }
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -85,10 +86,10 @@ constexpr void put_le(unsigned char* p, U v) noexcept {
   for (std::size_t i = 0; i < sizeof(U); ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
 }
 template <class U>
-constexpr U get_le(const unsigned char* p) noexcept {
-  U v = 0;
-  for (std::size_t i = 0; i < sizeof(U); ++i) v = static_cast<U>(v | (U{p[i]} << (8 * i)));
-  return v;
+BIN_SERIALIZER_INLINE U get_le(const unsigned char* p) noexcept {
+  U bits;
+  std::memcpy(&bits, p, sizeof bits);
+  return from_little<U>(bits);
 }
 
 constexpr void encode_header(unsigned char (&out)[message_header_size], const message_header& h) noexcept {
@@ -101,12 +102,14 @@ constexpr void encode_header(unsigned char (&out)[message_header_size], const me
 }
 
 // Reads and validates the header's own fields (not the schema): bad_header
-// names the first wrong field.
+// names the first wrong field. Everything here is inlined into the caller so
+// the reader's cursor stays in registers: the header must cost next to nothing.
 template <class R>
-bool read_header(R& r, message_header& h) {
+BIN_SERIALIZER_INLINE bool read_header(R& r, message_header& h) {
   const std::size_t at = r.position();
   unsigned char raw[message_header_size];
   if (!r.read_bytes(raw, sizeof raw)) return false;
+  // One comparison for the fields that have a single valid value each.
   if (get_le<std::uint32_t>(raw) != message_magic) [[unlikely]]
     return r.fail(errc::bad_header, at);
   if (raw[4] != message_spec_version) [[unlikely]]
@@ -127,7 +130,7 @@ bool read_header(R& r, message_header& h) {
 
 // Fails unless payload_length bytes can follow. `header_at` is the header's offset.
 template <class R>
-bool check_payload_fits(R& r, const message_header& h, std::size_t header_at) {
+BIN_SERIALIZER_INLINE bool check_payload_fits(R& r, const message_header& h, std::size_t header_at) {
   if (h.payload_length <= r.remaining()) [[likely]]
     return true;
   constexpr std::size_t budget = R::opts.max_total_bytes;
@@ -137,7 +140,7 @@ bool check_payload_fits(R& r, const message_header& h, std::size_t header_at) {
 }
 
 template <class T, options Opts>
-bool check_schema(auto& r, const message_header& h, std::size_t header_at) {
+BIN_SERIALIZER_INLINE bool check_schema(auto& r, const message_header& h, std::size_t header_at) {
   const message_header mine = message_header_for<T, Opts>();
   if (h.format != mine.format) return r.fail(errc::schema_mismatch, header_at + header_offset_format);
   if (h.flags != mine.flags) return r.fail(errc::schema_mismatch, header_at + header_offset_flags);
@@ -148,7 +151,7 @@ bool check_schema(auto& r, const message_header& h, std::size_t header_at) {
 
 // Decodes the payload and insists it is exactly payload_length bytes.
 template <class R, class T>
-bool read_payload(R& r, const message_header& h, T& value) {
+BIN_SERIALIZER_INLINE bool read_payload(R& r, const message_header& h, T& value) {
   const std::size_t start = r.position();
   if (!read_value(r, value)) return false;
   if (r.position() - start != h.payload_length) [[unlikely]]
@@ -168,23 +171,33 @@ bool skip_payload(R& r, const message_header& h, std::size_t header_at) {
 // direct access, leaves the buffer exactly as it was.
 template <options Opts = native, WritableBuffer B, class T>
 bool serialize_message(B& buffer, const T& value) {
-  unsigned char header[message_header_size];
   if constexpr (ContiguousWritableBuffer<B>) {
-    // One pass: the length is patched in once the payload is written.
+    // One pass through serialize()'s own writer: header with a placeholder
+    // length, payload, then the length patched in. A failure rolls back both.
+    static constexpr auto fixed = [] {
+      std::array<unsigned char, message_header_size> h{};
+      unsigned char raw[message_header_size];
+      detail::encode_header(raw, message_header_for<T, Opts>());
+      for (std::size_t i = 0; i < message_header_size; ++i) h[i] = raw[i];
+      return h;
+    }();
     const std::size_t start = buffer.size();
-    detail::encode_header(header, message_header_for<T, Opts>());
-    if (!buffer.write(header, sizeof header)) return false;
-    if (!serialize<Opts>(buffer, value)) {
-      buffer.set_size(start);
-      return false;
+    detail::writer_for<Opts, B> w(buffer);
+    if (w.write_bytes(fixed.data(), message_header_size) &&
+        detail::reserve_upfront<Opts, decltype(w), B>(w, value) && detail::write_value(w, value))
+        [[likely]] {
+      w.commit();
+      const std::uint64_t length = buffer.size() - start - message_header_size;
+      detail::put_le(reinterpret_cast<unsigned char*>(buffer.data()) + start +
+                         detail::header_offset_length,
+                     length);
+      return true;
     }
-    const std::uint64_t length = buffer.size() - start - message_header_size;
-    detail::put_le(reinterpret_cast<unsigned char*>(buffer.data()) + start +
-                       detail::header_offset_length,
-                   length);
-    return true;
+    w.rollback();
+    return false;
   } else {
     // Bytes handed to write() cannot be patched: measure first.
+    unsigned char header[message_header_size];
     detail::encode_header(header, message_header_for<T, Opts>(serialized_size<Opts>(value)));
     return buffer.write(header, sizeof header) && serialize<Opts>(buffer, value);
   }

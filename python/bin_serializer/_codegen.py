@@ -256,6 +256,9 @@ class Compiler:
             return name
         name = self.name(f"_d_{node.name}_")
         self.dec_fn[node.cls] = name
+        if node.versions is not None:
+            self.ns[name] = self._evolvable_decoder(node)
+            return name
         fn = _Fn(self)
         fn.line(0, f"def {name}(buf, pos):")
         lay = self.lay(node)
@@ -275,6 +278,9 @@ class Compiler:
             return name
         name = self.name(f"_e_{node.name}_")
         self.enc_fn[node.cls] = name
+        if node.versions is not None:
+            self.ns[name] = self._evolvable_encoder(node)
+            return name
         cls = self.const(node.cls, "_C")
         fn = _Fn(self)
         fn.line(0, f"def {name}(v, out):")
@@ -289,6 +295,45 @@ class Compiler:
         fn.line(1, "pass")
         self._pending.append(fn.source())
         return name
+
+    # Evolvable structs (_evolution.py) are plain Python functions over the
+    # fields' compiled codecs, fetched on first use (the fields may be defined
+    # later, or be this struct itself). A failure raises; Codec.fail then asks
+    # the reference decoder for the precise error.
+    def _evolvable_decoder(self, node: StructN):
+        from . import _evolution
+        decs: list = []
+
+        def fail(kind, at, detail):
+            raise ValueError(detail)
+
+        def field(i, pos):
+            return decs[i](buf_box[0], pos)
+
+        buf_box = [b""]
+
+        def dec(buf, pos):
+            if not decs:
+                decs.extend(self.decoder(f) for _, f in node.fields)
+            saved = buf_box[0]
+            buf_box[0] = buf
+            try:
+                return _evolution.decode(node, buf, pos, field, fail)
+            finally:
+                buf_box[0] = saved
+        return dec
+
+    def _evolvable_encoder(self, node: StructN):
+        from . import _evolution
+        encs: list = []
+
+        def enc(v, out):
+            if not encs:
+                encs.extend(self.encoder(f) for _, f in node.fields)
+            if not isinstance(v, node.cls):
+                raise TypeError(f"expected {node.name}")
+            _evolution.encode(node, v, lambda i, x, o: encs[i](x, o), out)
+        return enc
 
     def _construct(self, node: StructN, args: list) -> str:
         cls = self.const(node.cls, "_C")

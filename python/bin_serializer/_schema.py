@@ -22,6 +22,7 @@ from .types import (F64, BitsetSpec, DurationSpec, Fixed, Monostate, NDArraySpec
                     TaggedSpec, Variant)
 
 LENGTH_PREFIX = 8
+EVOLVABLE_PREFIX = 8
 VARIANT_INDEX = 4
 
 
@@ -243,7 +244,7 @@ class StructN(Node):
     """A dataclass. fields: list of (name, node) in wire order. trivial: the
     C++ type is trivially copyable (native format copies it with padding)."""
 
-    __slots__ = ("cls", "name", "fields", "trivial", "kw_only", "_tc")
+    __slots__ = ("cls", "name", "fields", "trivial", "kw_only", "_tc", "versions")
 
     def __init__(self, cls: type) -> None:
         super().__init__()
@@ -253,6 +254,10 @@ class StructN(Node):
         self.trivial: "bool | None" = getattr(cls, "__trivially_copyable__", None)
         self.kw_only: set = set()
         self._tc: "bool | None" = None
+        # Evolvable (docs/wire-format.md section 11): field counts of the
+        # published versions, from the class attribute __bin_serializer_versions__.
+        v = getattr(cls, "__bin_serializer_versions__", None)
+        self.versions: "tuple | None" = tuple(v) if v is not None else None
 
     def describe(self) -> str:
         return self.name
@@ -419,6 +424,14 @@ class _Builder:
             node.fields.append((f.name, self.build(hints[f.name], ctx=f"{cls.__name__}.{f.name}")))
             if getattr(f, "kw_only", False) is True:
                 node.kw_only.add(f.name)
+        if node.versions is not None:
+            v = node.versions
+            if (not v or v[0] < 1 or any(b <= a for a, b in zip(v, v[1:]))
+                    or v[-1] != len(node.fields)):
+                raise SchemaError(
+                    f"{cls.__name__}.__bin_serializer_versions__ = {v!r}: list each published version's "
+                    f"field count, oldest first, strictly increasing, the last equal to the number of "
+                    f"fields ({len(node.fields)})")
         return node
 
 
@@ -538,6 +551,8 @@ def cxx_trivially_copyable(node: Node, _stack: "tuple" = ()) -> bool:
     if isinstance(node, TupleN):
         return not node.elems  # std::tuple<> only; pair/tuple have user-provided assignment
     if isinstance(node, StructN):
+        if node.versions is not None:
+            return False  # an evolvable struct is never copied as a block
         if node._tc is not None:
             return node._tc
         if node in _stack:
@@ -635,6 +650,8 @@ def _layout(node: Node, native: bool, in_tc: bool) -> "Layout | None":
         if in_tc:
             return None
         return _sequence([layout(e, native, False) for e in node.elems], list(range(len(node.elems))))
+    if isinstance(node, StructN) and node.versions is not None:
+        return None  # [u32 body_length][u32 field_count][fields]: no fixed layout
     if isinstance(node, StructN):
         names = [n for n, _ in node.fields]
         if native and cxx_trivially_copyable(node):
@@ -692,6 +709,8 @@ def min_size(node: Node, native: bool) -> int:
         result = sum(min_size(e, native) for e in node.elems)
     elif isinstance(node, ArrayN):
         result = node.n * min_size(node.elem, native)
+    elif isinstance(node, StructN) and node.versions is not None:
+        result = EVOLVABLE_PREFIX  # an older writer may have sent no field beyond the prefix
     elif isinstance(node, StructN):
         result = sum(min_size(f, native) for _, f in node.fields)
     else:

@@ -179,6 +179,15 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             r.path.pop()
             s.add(k)
         return (frozenset(s) if node.frozen else s), pos
+    if isinstance(node, StructN) and node.versions is not None:
+        from . import _evolution
+
+        def field(i, at):
+            r.path.append(node.fields[i][0])
+            v, at = _dec(r, node.fields[i][1], at)
+            r.path.pop()
+            return v, at
+        return _evolution.decode(node, r.buf, pos, field, lambda kind, at, detail: r.fail(kind, at, detail))
     if isinstance(node, StructN):
         vals = []
         for name, f in node.fields:

@@ -19,6 +19,9 @@ class ErrorKind:
     INVALID_UTF8 = "invalid_utf8"  # a str field whose bytes are not UTF-8
     TRAILING_BYTES = "trailing_bytes"  # decode() did not consume the whole input
     LIMIT_EXCEEDED = "limit_exceeded"  # nesting too deep for the interpreter / size limit
+    SCHEMA_MISMATCH = "schema_mismatch"  # framed message / evolvable struct from another schema
+    BAD_HEADER = "bad_header"  # a framed message header with a wrong magic, version or reserved bits
+    INVALID_VALUE = "invalid_value"  # e.g. an evolvable struct's fields disagree with its body length
 
     # The C++ library's errc for each kind (trailing bytes are not an error there).
     ERRC = {
@@ -33,6 +36,9 @@ class ErrorKind:
         INVALID_UTF8: "invalid_value",
         TRAILING_BYTES: None,
         LIMIT_EXCEEDED: "limit_exceeded",
+        SCHEMA_MISMATCH: "schema_mismatch",
+        BAD_HEADER: "bad_header",
+        INVALID_VALUE: "invalid_value",
     }
 
 

@@ -117,6 +117,8 @@ def _struct_class(desc: dict, hashable: bool) -> type:
     for f in desc.get("fields", []):
         fields.append((py_field_name(f["name"]), hint_from_descriptor(f["type"], hashable=hashable)))
     ns = {"__trivially_copyable__": bool(desc["trivial"]) if "trivial" in desc else None}
+    if "versions" in desc:  # an evolvable struct
+        ns["__bin_serializer_versions__"] = tuple(desc["versions"])
     cls = dataclasses.make_dataclass(name, fields, namespace=ns, frozen=hashable, order=hashable)
     cls.__module__ = __name__
     _CLASSES[key] = cls

@@ -77,6 +77,8 @@ consteval std::size_t min_size_of() {
     return std::extent_v<U> * min_size_of<Opts, std::remove_extent_t<U>>();
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
     return sum_min_sizes<Opts>(member_types_t<U>{});
+  } else if constexpr (c == category::evolvable) {
+    return evolvable_prefix_bytes; // an older writer may have sent no field beyond it
   } else {
     return 0; // refused / unsupported: diagnosed where the value is encoded
   }
