@@ -2,6 +2,7 @@
 // one docs/wire-format.md section 9 specifies.
 #include "test_util.hpp"
 
+#include <bin_serializer/array_view.hpp>
 #include <bin_serializer/schema_hash.hpp>
 
 #include <array>
@@ -16,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "workloads/views.hpp"
 #include "workloads/workloads.hpp"
 
 namespace bs = bin_serializer;
@@ -171,6 +173,16 @@ TEST(SchemaHash, ViewsHashLikeOwners) {
   EXPECT_EQ((schema_hash_v<std::string_view, portable>), (schema_hash_v<std::string, portable>));
   EXPECT_EQ(schema_hash_v<std::span<const std::byte>>, schema_hash_v<std::vector<std::byte>>);
   EXPECT_EQ(schema_hash_v<std::span<const float>>, schema_hash_v<std::vector<float>>);
+  EXPECT_EQ(schema_hash_v<bin_serializer::array_view<std::int32_t>>,
+            schema_hash_v<std::vector<std::int32_t>>);
+  EXPECT_EQ((schema_hash_v<bin_serializer::array_view<double>, portable>),
+            (schema_hash_v<std::vector<double>, portable>));
+  EXPECT_NE(schema_hash_v<bin_serializer::array_view<std::int32_t>>,
+            schema_hash_v<std::vector<std::uint32_t>>);
+  // A view workload and its owning twin: the same wire shape.
+  EXPECT_EQ(schema_hash_v<workloads::PersonView>, schema_hash_v<workloads::Person>);
+  EXPECT_EQ(schema_hash_v<workloads::CarView>, schema_hash_v<workloads::Car>);
+  EXPECT_EQ(schema_hash_v<workloads::MonsterView>, schema_hash_v<workloads::Monster>);
 }
 
 TEST(SchemaHash, NativeBulkIncludesSize) {

@@ -187,6 +187,8 @@ consteval bool viewable_element() {
 template <class T>
 struct codec<array_view<T>> {
   using view_type = array_view<T>;
+  // Same bytes as std::vector<T>, so the same schema fingerprint.
+  using schema_equivalent = std::vector<T>;
 
   template <options Opts>
   static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
