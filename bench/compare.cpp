@@ -137,10 +137,10 @@ inline bool write_fields(Buffer& b, const Vec& v) {
 
 inline bool write_fields(Buffer& b, const LargeStruct& s) {
   return b.write(&s.a0, 4) && b.write(&s.a1, 4) && b.write(&s.a2, 4) && b.write(&s.a3, 4) &&
-       b.write(&s.a4, 4) && b.write(&s.a5, 4) && b.write(&s.a6, 4) && b.write(&s.a7, 4) &&
-       b.write(&s.a8, 4) && b.write(&s.a9, 4) && b.write(&s.f0, 4) && b.write(&s.f1, 4) &&
-       b.write(&s.f2, 4) && b.write(&s.f3, 4) && b.write(&s.f4, 4) && b.write(&s.f5, 4) &&
-       b.write(&s.f6, 4) && b.write(&s.f7, 4) && b.write(&s.f8, 4) && b.write(&s.f9, 4);
+         b.write(&s.a4, 4) && b.write(&s.a5, 4) && b.write(&s.a6, 4) && b.write(&s.a7, 4) &&
+         b.write(&s.a8, 4) && b.write(&s.a9, 4) && b.write(&s.f0, 4) && b.write(&s.f1, 4) &&
+         b.write(&s.f2, 4) && b.write(&s.f3, 4) && b.write(&s.f4, 4) && b.write(&s.f5, 4) &&
+         b.write(&s.f6, 4) && b.write(&s.f7, 4) && b.write(&s.f8, 4) && b.write(&s.f9, 4);
 }
 
 template <class T>
@@ -230,18 +230,30 @@ void BM_Vec_Memcpy(benchmark::State& st) { serialize_memcpy(st, kVec); }
 void BM_Vec_Handwritten(benchmark::State& st) { serialize_handwritten(st, kVec); }
 void BM_Vec_Naive(benchmark::State& st) { serialize_naive(st, kVec); }
 void BM_Vec_Fixed(benchmark::State& st) { serialize_fixed(st, kVec); }
-void BM_LargeStruct_Fast(benchmark::State& st) { serialize_fast(st, workloads::make_large_struct()); }
-void BM_LargeStruct_Memcpy(benchmark::State& st) { serialize_memcpy(st, workloads::make_large_struct()); }
-void BM_LargeStruct_Handwritten(benchmark::State& st) { serialize_handwritten(st, workloads::make_large_struct()); }
-void BM_LargeStruct_Naive(benchmark::State& st) { serialize_naive(st, workloads::make_large_struct()); }
-void BM_LargeStruct_Fixed(benchmark::State& st) { serialize_fixed(st, workloads::make_large_struct()); }
+void BM_LargeStruct_Fast(benchmark::State& st) {
+  serialize_fast(st, workloads::make_large_struct());
+}
+void BM_LargeStruct_Memcpy(benchmark::State& st) {
+  serialize_memcpy(st, workloads::make_large_struct());
+}
+void BM_LargeStruct_Handwritten(benchmark::State& st) {
+  serialize_handwritten(st, workloads::make_large_struct());
+}
+void BM_LargeStruct_Naive(benchmark::State& st) {
+  serialize_naive(st, workloads::make_large_struct());
+}
+void BM_LargeStruct_Fixed(benchmark::State& st) {
+  serialize_fixed(st, workloads::make_large_struct());
+}
 void BM_Vec_Deserialize(benchmark::State& st) { deserialize_fast(st, kVec); }
 void BM_Vec_Deserialize_Memcpy(benchmark::State& st) { deserialize_memcpy(st, kVec); }
 void BM_Vec_Deserialize_Handwritten(benchmark::State& st) { deserialize_handwritten(st, kVec); }
 void BM_LargeStruct_Deserialize_Handwritten(benchmark::State& st) {
   deserialize_handwritten(st, workloads::make_large_struct());
 }
-void BM_LargeStruct_Deserialize(benchmark::State& st) { deserialize_fast(st, workloads::make_large_struct()); }
+void BM_LargeStruct_Deserialize(benchmark::State& st) {
+  deserialize_fast(st, workloads::make_large_struct());
+}
 void BM_LargeStruct_Deserialize_Memcpy(benchmark::State& st) {
   deserialize_memcpy(st, workloads::make_large_struct());
 }
@@ -359,11 +371,21 @@ void schema_deserialize(benchmark::State& st, const T& value) {
   set_bytes(st, src.size());
 }
 
-void BM_Schema_Person_Plain(benchmark::State& st) { schema_serialize<framing::plain>(st, workloads::make_person()); }
-void BM_Schema_Person_Message(benchmark::State& st) { schema_serialize<framing::message>(st, workloads::make_person()); }
-void BM_Schema_Person_Evolvable(benchmark::State& st) { schema_serialize<framing::plain>(st, workloads::make_profile_v2()); }
-void BM_Schema_Tick_Plain(benchmark::State& st) { schema_serialize<framing::plain>(st, workloads::make_tick(7)); }
-void BM_Schema_Tick_Message(benchmark::State& st) { schema_serialize<framing::message>(st, workloads::make_tick(7)); }
+void BM_Schema_Person_Plain(benchmark::State& st) {
+  schema_serialize<framing::plain>(st, workloads::make_person());
+}
+void BM_Schema_Person_Message(benchmark::State& st) {
+  schema_serialize<framing::message>(st, workloads::make_person());
+}
+void BM_Schema_Person_Evolvable(benchmark::State& st) {
+  schema_serialize<framing::plain>(st, workloads::make_profile_v2());
+}
+void BM_Schema_Tick_Plain(benchmark::State& st) {
+  schema_serialize<framing::plain>(st, workloads::make_tick(7));
+}
+void BM_Schema_Tick_Message(benchmark::State& st) {
+  schema_serialize<framing::message>(st, workloads::make_tick(7));
+}
 void BM_Schema_Person_Plain_Deserialize(benchmark::State& st) {
   schema_deserialize<framing::plain>(st, workloads::make_person());
 }

@@ -93,7 +93,8 @@ double calibrate_tsc() {
     }
     const std::uint64_t c1 = tsc_clock::stop();
     const auto t1 = steady::now();
-    const double ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+    const double ns =
+        static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
     rates.push_back(static_cast<double>(c1 - c0) / ns);
   }
   std::sort(rates.begin(), rates.end());
@@ -125,7 +126,8 @@ struct naive_path {
   static inline bool encode(TickBuffer& buf, const Tick& t) noexcept {
     buf.clear();
     const bool ok = buf.write(&t.timestamp_ns, sizeof t.timestamp_ns) &&
-                    buf.write(&t.symbol_id, sizeof t.symbol_id) && buf.write(&t.quantity, sizeof t.quantity) &&
+                    buf.write(&t.symbol_id, sizeof t.symbol_id) &&
+                    buf.write(&t.quantity, sizeof t.quantity) &&
                     buf.write(&t.price, sizeof t.price) && buf.write(&t.side, sizeof t.side);
     publish(buf);
     return ok;
@@ -184,7 +186,8 @@ summary summarise(std::vector<double>& ns) {
   double total = 0;
   for (double x : ns) total += x;
   s.mean = total / static_cast<double>(ns.size());
-  for (double q : {0.0, 0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999})
+  for (double q :
+       {0.0, 0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99, 0.995, 0.999, 0.9995, 0.9999})
     s.curve.emplace_back(q * 100.0, at(q));
   s.curve.emplace_back(100.0, s.max);
   return s;
@@ -210,8 +213,10 @@ bool parse(int argc, char** argv, config& c) {
       c.batch = std::strtoull(v2, nullptr, 10);
     } else if (const char* v3 = value("--clock=")) {
       const std::string_view k = v3;
-      if (k == "steady") c.use_tsc = false;
-      else if (k == "tsc" && BENCH_HAVE_TSC) c.use_tsc = true;
+      if (k == "steady")
+        c.use_tsc = false;
+      else if (k == "tsc" && BENCH_HAVE_TSC)
+        c.use_tsc = true;
       else {
         std::fprintf(stderr, "unsupported --clock=%s\n", v3);
         return false;
@@ -221,9 +226,10 @@ bool parse(int argc, char** argv, config& c) {
     } else if (const char* v5 = value("--cpu=")) {
       c.cpu = std::atoi(v5);
     } else {
-      std::fprintf(stderr,
-                   "usage: %s [--samples=N] [--batch=N] [--clock=tsc|steady] [--out=FILE] [--cpu=N]\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--samples=N] [--batch=N] [--clock=tsc|steady] [--out=FILE] [--cpu=N]\n",
+          argv[0]);
       return false;
     }
   }
@@ -247,17 +253,21 @@ int run(const config& cfg, double units_per_ns, const char* clock_name) {
 
   // Warm-up: caches, branch predictors, page faults on the sample arrays.
   for (int w = 0; w < 20; ++w) {
-    ok &= sample_block<Clock, fast_path>(buf_fast, pool.data(), cur_fast, cfg.batch, raw_fast.data(), kBlock);
-    ok &= sample_block<Clock, naive_path>(buf_naive, pool.data(), cur_naive, cfg.batch, raw_naive.data(), kBlock);
+    ok &= sample_block<Clock, fast_path>(buf_fast, pool.data(), cur_fast, cfg.batch,
+                                         raw_fast.data(), kBlock);
+    ok &= sample_block<Clock, naive_path>(buf_naive, pool.data(), cur_naive, cfg.batch,
+                                          raw_naive.data(), kBlock);
   }
 
   bench::alloc_scope allocs;
   const auto wall0 = steady::now();
   for (std::size_t b = 0; b < cfg.samples; b += kBlock) {
-    ok &= sample_block<Clock, fast_path>(buf_fast, pool.data(), cur_fast, cfg.batch, raw_fast.data() + b, kBlock);
-    ok &= sample_block<Clock, naive_path>(buf_naive, pool.data(), cur_naive, cfg.batch, raw_naive.data() + b,
-                                          kBlock);
-    if ((b / kBlock) % 100 == 99) std::fprintf(stderr, "\r  latency: %zu / %zu samples", b + kBlock, cfg.samples);
+    ok &= sample_block<Clock, fast_path>(buf_fast, pool.data(), cur_fast, cfg.batch,
+                                         raw_fast.data() + b, kBlock);
+    ok &= sample_block<Clock, naive_path>(buf_naive, pool.data(), cur_naive, cfg.batch,
+                                          raw_naive.data() + b, kBlock);
+    if ((b / kBlock) % 100 == 99)
+      std::fprintf(stderr, "\r  latency: %zu / %zu samples", b + kBlock, cfg.samples);
   }
   const double wall_s = std::chrono::duration<double>(steady::now() - wall0).count();
   const std::uint64_t alloc_count = allocs.allocations();
@@ -279,18 +289,22 @@ int run(const config& cfg, double units_per_ns, const char* clock_name) {
   const summary f = summarise(ns_fast), n = summarise(ns_naive);
 
   const double overhead_ns = static_cast<double>(overhead) / units_per_ns;
-  std::printf("Latency distribution: %zu samples per path, FixedBuffer<%zu>, Tick (%zu bytes)\n", cfg.samples,
-              TickBuffer::capacity(), sizeof(Tick));
-  std::printf("clock: %s (%.4f units/ns), batch of %zu messages per sample, timer overhead %.1f ns subtracted\n",
-              clock_name, units_per_ns, cfg.batch, overhead_ns);
-  std::printf("heap allocations during sampling: %llu\n\n", static_cast<unsigned long long>(alloc_count));
+  std::printf("Latency distribution: %zu samples per path, FixedBuffer<%zu>, Tick (%zu bytes)\n",
+              cfg.samples, TickBuffer::capacity(), sizeof(Tick));
+  std::printf(
+      "clock: %s (%.4f units/ns), batch of %zu messages per sample, timer overhead %.1f ns "
+      "subtracted\n",
+      clock_name, units_per_ns, cfg.batch, overhead_ns);
+  std::printf("heap allocations during sampling: %llu\n\n",
+              static_cast<unsigned long long>(alloc_count));
   std::printf("| Percentile | Fast path | Naive |\n|---|---|---|\n");
   std::printf("| p50 | %.2f ns | %.2f ns |\n", f.p50, n.p50);
   std::printf("| p95 | %.2f ns | %.2f ns |\n", f.p95, n.p95);
   std::printf("| p99 | %.2f ns | %.2f ns |\n", f.p99, n.p99);
   std::printf("| p999 | %.2f ns | %.2f ns |\n", f.p999, n.p999);
   std::printf("| Max | %.1f ns | %.1f ns |\n", f.max, n.max);
-  std::printf("\np999/p50: fast %.2f, naive %.2f; sampling took %.2f s\n", f.p999 / f.p50, n.p999 / n.p50, wall_s);
+  std::printf("\np999/p50: fast %.2f, naive %.2f; sampling took %.2f s\n", f.p999 / f.p50,
+              n.p999 / n.p50, wall_s);
 
   if (!cfg.out.empty()) {
     std::FILE* fp = std::fopen(cfg.out.c_str(), "w");
@@ -300,8 +314,8 @@ int run(const config& cfg, double units_per_ns, const char* clock_name) {
     }
     auto dump = [&](const char* name, const summary& s, bool last) {
       std::fprintf(fp,
-                   "    \"%s\": {\"p50\": %.4f, \"p95\": %.4f, \"p99\": %.4f, \"p999\": %.4f, \"max\": %.4f, "
-                   "\"min\": %.4f, \"mean\": %.4f, \"curve\": [",
+                   "    \"%s\": {\"p50\": %.4f, \"p95\": %.4f, \"p99\": %.4f, \"p999\": %.4f, "
+                   "\"max\": %.4f, " "\"min\": %.4f, \"mean\": %.4f, \"curve\": [",
                    name, s.p50, s.p95, s.p99, s.p999, s.max, s.min, s.mean);
       for (std::size_t i = 0; i < s.curve.size(); ++i)
         std::fprintf(fp, "%s[%.4f, %.4f]", i ? ", " : "", s.curve[i].first, s.curve[i].second);
@@ -337,6 +351,7 @@ int main(int argc, char** argv) {
     if (sched_setaffinity(0, sizeof set, &set) != 0) std::perror("sched_setaffinity");
   }
 #endif
-  if (cfg.use_tsc) return run<tsc_clock>(cfg, calibrate_tsc(), "rdtsc (calibrated against steady_clock)");
+  if (cfg.use_tsc)
+    return run<tsc_clock>(cfg, calibrate_tsc(), "rdtsc (calibrated against steady_clock)");
   return run<steady_clock_timer>(cfg, 1.0, "std::chrono::steady_clock");
 }

@@ -55,9 +55,9 @@ const std::vector<Tick>& tick_pool() {
 
 template <class B>
 inline bool write_tick_fields(B& b, const Tick& t) {
-  return b.write(&t.timestamp_ns, sizeof t.timestamp_ns) && b.write(&t.symbol_id, sizeof t.symbol_id) &&
-         b.write(&t.quantity, sizeof t.quantity) && b.write(&t.price, sizeof t.price) &&
-         b.write(&t.side, sizeof t.side);
+  return b.write(&t.timestamp_ns, sizeof t.timestamp_ns) &&
+         b.write(&t.symbol_id, sizeof t.symbol_id) && b.write(&t.quantity, sizeof t.quantity) &&
+         b.write(&t.price, sizeof t.price) && b.write(&t.side, sizeof t.side);
 }
 
 inline void publish(const std::byte* data, std::size_t size) {
@@ -172,7 +172,8 @@ void BM_Tick_Memcpy(benchmark::State& st) {
   std::size_t base = 0;
   auto op = [&]() BENCH_ALWAYS_INLINE {
     const Tick* batch = ticks + base;
-    for (std::size_t i = 0; i < kBatch; ++i) std::memcpy(out + i * sizeof(Tick), &batch[i], sizeof(Tick));
+    for (std::size_t i = 0; i < kBatch; ++i)
+      std::memcpy(out + i * sizeof(Tick), &batch[i], sizeof(Tick));
     publish(out, kBatch * sizeof(Tick));
     base = (base + kBatch) & (kPool - 1);
   };

@@ -1,6 +1,8 @@
 #include <bin_serializer/bin_serializer.hpp>
 
-struct Vec { float x, y, z; };
+struct Vec {
+  float x, y, z;
+};
 struct Player {
   Vec pos;
   std::string name;

@@ -35,9 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const fuzz::input in = fuzz::as_input(data, size);
   fuzz::guard_scope guard(size);
   fuzz::roundtrip_all(in, workloads::make_car_sequential(),
-                       padding_checks(in, fuzz_types::car_padding_map));
+                      padding_checks(in, fuzz_types::car_padding_map));
   fuzz::roundtrip_all(in, workloads::PerformanceFigure{95, {{30, 4.0f}, {60, 7.5f}}},
-                       padding_checks(in, fuzz_types::performance_figure_padding_map));
+                      padding_checks(in, fuzz_types::performance_figure_padding_map));
   fuzz::roundtrip_all(in, workloads::FuelFigure{30, 35.9f, "Urban Cycle"});
   return 0;
 }

@@ -53,9 +53,9 @@ using input = std::span<const std::byte>;
   std::abort();
 }
 
-#define FUZZ_CHECK(cond)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) ::fuzz::die(__FILE__, __LINE__, #cond);                                           \
+#define FUZZ_CHECK(cond)                                 \
+  do {                                                   \
+    if (!(cond)) ::fuzz::die(__FILE__, __LINE__, #cond); \
   } while (false)
 
 // ---- per-allocation guard (implemented in alloc_guard.cpp) ---------------------

@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   sequence(in, std::forward_list<std::int16_t>{1, 2, 3});
   sequence(in, std::list<bool>{true, false});
   fuzz::roundtrip_all(in, std::tuple<std::int32_t, std::string, std::list<std::uint8_t>, bool>{
-                               7, "seven", {7}, true});
+                              7, "seven", {7}, true});
   fuzz::roundtrip_all(in, std::pair<std::uint16_t, std::optional<std::string>>{1, "one"});
   fuzz::roundtrip_all(in, std::tuple<>{});
   fuzz::roundtrip_all(in, std::vector<std::tuple<bool, std::int8_t>>{{true, 1}, {false, -1}});

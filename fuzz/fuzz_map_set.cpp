@@ -74,9 +74,9 @@ void check_container(fuzz::input in, const C& sample) {
         return Unique ? key_of<C>(a) < key_of<C>(b) : !(key_of<C>(b) < key_of<C>(a));
       };
       const bool sorted =
-          std::adjacent_find(entries.begin(), entries.end(),
-                             [&](const auto& a, const auto& b) { return !in_order(a, b); }) ==
-          entries.end();
+          std::adjacent_find(entries.begin(), entries.end(), [&](const auto& a, const auto& b) {
+            return !in_order(a, b);
+          }) == entries.end();
       if (sorted) {
         const fuzz::bytes again = fuzz::encode<Opts>(decoded);
         FUZZ_CHECK(std::equal(again.begin(), again.end(), in.begin()));
@@ -109,8 +109,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const fuzz::input in = fuzz::as_input(data, size);
   fuzz::guard_scope guard(size);
 
-  check_both<std::map<std::string, std::vector<std::int32_t>>, true>(
-      in, {{"a", {1, 2}}, {"b", {}}});
+  check_both<std::map<std::string, std::vector<std::int32_t>>, true>(in,
+                                                                     {{"a", {1, 2}}, {"b", {}}});
   check_both<std::set<std::string>, true>(in, {"x", "y"});
   check_both<std::map<std::int16_t, bool>, true>(in, {{1, true}, {-2, false}});
   check_both<std::multimap<std::int32_t, std::string>, false>(in, {{1, "a"}, {1, "b"}, {0, ""}});

@@ -79,7 +79,8 @@ void check_arrays(fuzz::input in) {
     unsigned char b[sizeof m];
     std::memcpy(b, static_cast<const void*>(&m), sizeof m);
     FUZZ_CHECK(b[4] <= 1 && b[5] <= 1);
-    FUZZ_CHECK(b[6] <= static_cast<unsigned>(Level::High) && b[7] <= static_cast<unsigned>(Level::High));
+    FUZZ_CHECK(b[6] <= static_cast<unsigned>(Level::High) &&
+               b[7] <= static_cast<unsigned>(Level::High));
   }
   fuzz::checks c;
   c.compare_values = Opts.check_trivial_members; // == reads the bools

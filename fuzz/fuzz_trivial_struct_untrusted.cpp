@@ -94,7 +94,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   tick.is_padding = tick_padding;
   fuzz::roundtrip_all(in, workloads::make_tick(3), tick);
   fuzz::roundtrip_all(in, std::vector<workloads::Tick>{workloads::make_tick(1)},
-                       fuzz::checks{fuzz::prefix::except_padding,
-                                    [](std::size_t off) { return off >= 8 && tick_padding(off - 8); }});
+                      fuzz::checks{fuzz::prefix::except_padding, [](std::size_t off) {
+                                     return off >= 8 && tick_padding(off - 8);
+                                   }});
   return 0;
 }

@@ -115,8 +115,8 @@ struct Packet {
   bool operator==(const Packet&) const = default;
 };
 static_assert(std::is_trivially_copyable_v<Packet>);
-static_assert(sizeof(Packet) == 20 && offsetof(Packet, bits) == 8 && offsetof(Packet, value) == 12 &&
-              offsetof(Packet, inner) == 16);
+static_assert(sizeof(Packet) == 20 && offsetof(Packet, bits) == 8 &&
+              offsetof(Packet, value) == 12 && offsetof(Packet, inner) == 16);
 
 inline bool packet_padding(std::size_t offset_in_packet) {
   return offset_in_packet == 11 || offset_in_packet == 18 || offset_in_packet == 19;
@@ -300,11 +300,14 @@ private:
 // fixed size), and Acceleration (bytes 2 and 3 of 8), inside the
 // performance-figure groups. car_padding_map(car) marks those bytes of car's
 // encoding.
-inline constexpr std::size_t car_engine_offset = 8 + 8 + 2 + 1 + 1 + 16 + 6 + sizeof(std::bitset<8>);
+inline constexpr std::size_t car_engine_offset =
+    8 + 8 + 2 + 1 + 1 + 16 + 6 + sizeof(std::bitset<8>);
 static_assert(std::is_trivially_copyable_v<workloads::Engine> && sizeof(workloads::Engine) == 12);
-static_assert(offsetof(workloads::Engine, max_rpm) == 4 && offsetof(workloads::Engine, booster) == 9);
+static_assert(offsetof(workloads::Engine, max_rpm) == 4 &&
+              offsetof(workloads::Engine, booster) == 9);
 static_assert(std::is_trivially_copyable_v<workloads::Acceleration> &&
-              sizeof(workloads::Acceleration) == 8 && offsetof(workloads::Acceleration, seconds) == 4);
+              sizeof(workloads::Acceleration) == 8 &&
+              offsetof(workloads::Acceleration, seconds) == 4);
 
 // Marks the padding of the PerformanceFigure encoded at `pos`; returns its end.
 inline std::size_t mark_performance_figure(std::vector<bool>& map, std::size_t pos,

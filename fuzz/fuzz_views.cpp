@@ -87,8 +87,7 @@ bool views_inside(const AllViews& v, fuzz::input in) {
   for (const auto s : v.tags)
     if (!inside(s, in)) return false;
   return inside(v.title, in) && (!v.note || inside(*v.note, in)) &&
-         inside(v.blob.data(), v.blob.size(), in) && inside(v.numbers, in) &&
-         inside(v.flags, in);
+         inside(v.blob.data(), v.blob.size(), in) && inside(v.numbers, in) && inside(v.flags, in);
 }
 
 // The view type and the owning type accept the same inputs, the same way.

@@ -100,7 +100,9 @@ bytes cat(std::initializer_list<bytes> parts) {
   return out;
 }
 
-bytes head(const bytes& b, std::size_t n) { return bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(std::min(n, b.size()))); }
+bytes head(const bytes& b, std::size_t n) {
+  return bytes(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(std::min(n, b.size())));
+}
 
 bytes with(bytes b, std::size_t at, unsigned value) {
   if (at < b.size()) b[at] = static_cast<std::byte>(value);
@@ -112,7 +114,8 @@ void put(const char* target, const std::string& name, const bytes& content) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   std::ofstream out(dir / name, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(content.data()), static_cast<std::streamsize>(content.size()));
+  out.write(reinterpret_cast<const char*>(content.data()),
+            static_cast<std::streamsize>(content.size()));
   if (!out) {
     std::fprintf(stderr, "make_corpus: cannot write %s/%s\n", dir.c_str(), name.c_str());
     g_ok = false;
@@ -160,8 +163,10 @@ void optional_variant_corpus() {
   put(t, "valid_optional_empty", enc(std::optional<std::string>()));
   put(t, "valid_variant_string", enc(Var(std::string("alt"))));
   put(t, "valid_variant_bytes", enc(Var(std::vector<std::uint8_t>{1, 2, 3})));
-  put(t, "valid_nested", enc(std::optional<std::variant<std::int64_t, std::string>>(std::int64_t{-1})));
-  put(t, "valid_vector_optional", enc(std::vector<std::optional<std::int16_t>>{1, std::nullopt, 3}));
+  put(t, "valid_nested",
+      enc(std::optional<std::variant<std::int64_t, std::string>>(std::int64_t{-1})));
+  put(t, "valid_vector_optional",
+      enc(std::vector<std::optional<std::int16_t>>{1, std::nullopt, 3}));
   put(t, "hostile_flag_2", with(enc(std::optional<std::string>("x")), 0, 2));
   put(t, "hostile_index_7", cat({raw({7, 0, 0, 0}), u64(0)}));
   put(t, "hostile_index_max", cat({raw({0xff, 0xff, 0xff, 0xff}), u64(0)}));
@@ -170,16 +175,18 @@ void optional_variant_corpus() {
 
 void map_set_corpus() {
   const char* t = "fuzz_map_set";
-  put(t, "valid_map", enc(std::map<std::string, std::vector<std::int32_t>>{{"a", {1, 2}}, {"b", {}}}));
+  put(t, "valid_map",
+      enc(std::map<std::string, std::vector<std::int32_t>>{{"a", {1, 2}}, {"b", {}}}));
   put(t, "valid_set", enc(std::set<std::string>{"x", "y", "z"}));
-  put(t, "valid_multimap", enc(std::multimap<std::int32_t, std::string>{{1, "a"}, {1, "b"}, {2, ""}}));
+  put(t, "valid_multimap",
+      enc(std::multimap<std::int32_t, std::string>{{1, "a"}, {1, "b"}, {2, ""}}));
   put(t, "valid_unordered", enc(std::unordered_map<std::uint32_t, std::string>{{7, "seven"}}));
   put(t, "valid_map_bool", enc(std::map<std::int16_t, bool>{{1, true}, {2, false}}));
   // [count 2]["b"][vec][ "a"][vec]: keys out of order (accepted, re-sorted).
-  put(t, "valid_unsorted", enc(std::vector<std::pair<std::string, std::vector<std::int32_t>>>{
-                               {"b", {2}}, {"a", {1}}}));
-  put(t, "hostile_duplicate_key", enc(std::vector<std::pair<std::string, std::vector<std::int32_t>>>{
-                                      {"a", {1}}, {"a", {2}}}));
+  put(t, "valid_unsorted",
+      enc(std::vector<std::pair<std::string, std::vector<std::int32_t>>>{{"b", {2}}, {"a", {1}}}));
+  put(t, "hostile_duplicate_key",
+      enc(std::vector<std::pair<std::string, std::vector<std::int32_t>>>{{"a", {1}}, {"a", {2}}}));
   put(t, "hostile_duplicate_set", enc(std::vector<std::string>{"x", "x"}));
   common_hostile(t, enc(std::set<std::string>{"trunc", "ated"}));
 }
@@ -189,8 +196,9 @@ void list_deque_tuple_corpus() {
   put(t, "valid_list_deque", enc(std::list<std::deque<std::int32_t>>{{1, 2}, {}, {3}}));
   put(t, "valid_deque_strings", enc(std::deque<std::string>{"front", "back"}));
   put(t, "valid_forward_list", enc(std::forward_list<std::int16_t>{1, 2, 3}));
-  put(t, "valid_tuple", enc(std::tuple<std::int32_t, std::string, std::list<std::uint8_t>, bool>{
-                            7, "seven", {7}, true}));
+  put(t, "valid_tuple",
+      enc(std::tuple<std::int32_t, std::string, std::list<std::uint8_t>, bool>{
+          7, "seven", {7}, true}));
   put(t, "valid_pair", enc(std::pair<std::uint16_t, std::optional<std::string>>{1, "one"}));
   put(t, "hostile_list_count", cat({u64(1ULL << 50), u64(0)}));
   common_hostile(t, enc(std::deque<std::string>{"trunc", "ated"}));
@@ -201,13 +209,15 @@ void scalars_corpus() {
   for (unsigned v : {0u, 1u, 2u, 3u, 0xffu}) put(t, "byte_" + std::to_string(v), raw({v}));
   put(t, "offset_6", enc(std::int32_t{6}));
   put(t, "offset_minus_5", enc(Offset::Min));
-  put(t, "valid_tuple", enc(std::tuple<bool, Level, std::int16_t, double>{true, Level::Mid, -3, 0.5}));
+  put(t, "valid_tuple",
+      enc(std::tuple<bool, Level, std::int16_t, double>{true, Level::Mid, -3, 0.5}));
   put(t, "valid_fields", enc(Fields{true, Level::High, Offset::Max, Open::B, "tag"}));
   double nan = 0;
   const std::uint64_t nan_bits = 0x7ff8dead'beef0001ULL;
   std::memcpy(&nan, &nan_bits, sizeof nan);
   put(t, "nan_payload", enc(nan));
-  put(t, "hostile_fields_level_3", with(enc(Fields{true, Level::Low, Offset::Zero, Open::A, ""}), 1, 3));
+  put(t, "hostile_fields_level_3",
+      with(enc(Fields{true, Level::Low, Offset::Zero, Open::A, ""}), 1, 3));
   common_hostile(t, enc(Fields{false, Level::Mid, Offset::Zero, Open::A, "truncated"}));
 }
 
@@ -254,7 +264,8 @@ void recursive_corpus() {
 
 void workload_corpora() {
   put("fuzz_person", "valid_person", enc(workloads::make_person()));
-  put("fuzz_person", "valid_people", enc(std::vector<workloads::Person>{workloads::make_person(), {}}));
+  put("fuzz_person", "valid_people",
+      enc(std::vector<workloads::Person>{workloads::make_person(), {}}));
   common_hostile("fuzz_person", enc(workloads::make_person()));
 
   std::mt19937_64 rng(1);
@@ -271,7 +282,8 @@ void workload_corpora() {
 
   put("fuzz_structpacker", "valid_small_message", enc(workloads::make_small_message()));
   put("fuzz_structpacker", "valid_large_message_shrunk", enc(small_large_message()));
-  put("fuzz_structpacker", "hostile_is_outgoing_2", with(enc(workloads::make_small_message()), 4, 2));
+  put("fuzz_structpacker", "hostile_is_outgoing_2",
+      with(enc(workloads::make_small_message()), 4, 2));
   common_hostile("fuzz_structpacker", enc(workloads::make_small_message()));
 }
 
@@ -304,8 +316,8 @@ void limits_corpus() {
   put(t, "hostile_total_over_256", enc(over));
   put(t, "valid_tree_4", enc(chain(4)));
   // A map whose keys are not in order (accepted; re-encoded sorted).
-  put(t, "valid_unsorted_map", enc(std::vector<std::pair<std::string, std::vector<std::int32_t>>>{
-                                   {"b", {1}}, {"a", {}}}));
+  put(t, "valid_unsorted_map",
+      enc(std::vector<std::pair<std::string, std::vector<std::int32_t>>>{{"b", {1}}, {"a", {}}}));
   common_hostile(t, enc(sample_limits_msg()));
 }
 
@@ -316,13 +328,12 @@ void views_corpus() {
   put(t, "valid_person", enc(workloads::make_person()));
   put(t, "valid_person_empty", enc(workloads::Person{}));
   put(t, "valid_monster", enc(monsters.front()));
-  put(t, "valid_all_views", cat({enc(std::string("t")), enc(std::optional<std::string>("n")),
-                                 enc(std::vector<std::uint8_t>{1, 2}),
-                                 enc(std::vector<std::int32_t>{-1, 7}),
-                                 enc(std::vector<bool>{true, false}),
-                                 enc(std::vector<std::string>{"a", "bc"})}));
-  put(t, "hostile_person_scores_2p61", cat({enc(std::string("n")), raw({1, 0, 0, 0}),
-                                            enc(std::string("e")), u64(1ULL << 61)}));
+  put(t, "valid_all_views",
+      cat({enc(std::string("t")), enc(std::optional<std::string>("n")),
+           enc(std::vector<std::uint8_t>{1, 2}), enc(std::vector<std::int32_t>{-1, 7}),
+           enc(std::vector<bool>{true, false}), enc(std::vector<std::string>{"a", "bc"})}));
+  put(t, "hostile_person_scores_2p61",
+      cat({enc(std::string("n")), raw({1, 0, 0, 0}), enc(std::string("e")), u64(1ULL << 61)}));
   common_hostile(t, enc(monsters.back()));
 }
 

@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
       std::vector<std::filesystem::path> files;
-      for (std::filesystem::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+      for (std::filesystem::directory_iterator it(path, ec), end; !ec && it != end;
+           it.increment(ec))
         if (it->is_regular_file(ec)) files.push_back(it->path());
       if (ec) {
         std::fprintf(stderr, "replay: cannot list %s: %s\n", path.c_str(), ec.message().c_str());

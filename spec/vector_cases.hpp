@@ -154,21 +154,21 @@ struct struct_info {};
 template <class E>
 struct enum_info {};
 
-#define VECTOR_CASES_STRUCT(Type, Name, ...)                                              \
-  template <>                                                                             \
-  struct struct_info<Type> {                                                              \
-    static constexpr std::string_view struct_name = Name;                                 \
-    static auto members(const Type& v) {                                                  \
-      [[maybe_unused]] const auto& [__VA_ARGS__] = v;                                     \
-      return std::tie(__VA_ARGS__);                                                       \
-    }                                                                                     \
-    static constexpr std::string_view field_list = #__VA_ARGS__;                          \
+#define VECTOR_CASES_STRUCT(Type, Name, ...)                     \
+  template <>                                                    \
+  struct struct_info<Type> {                                     \
+    static constexpr std::string_view struct_name = Name;        \
+    static auto members(const Type& v) {                         \
+      [[maybe_unused]] const auto& [__VA_ARGS__] = v;            \
+      return std::tie(__VA_ARGS__);                              \
+    }                                                            \
+    static constexpr std::string_view field_list = #__VA_ARGS__; \
   }
 
-#define VECTOR_CASES_ENUM(Type, Name)                                                     \
-  template <>                                                                             \
-  struct enum_info<Type> {                                                                \
-    static constexpr std::string_view enum_name = Name;                                   \
+#define VECTOR_CASES_ENUM(Type, Name)                   \
+  template <>                                           \
+  struct enum_info<Type> {                              \
+    static constexpr std::string_view enum_name = Name; \
   }
 
 // Structured bindings in members() require every field to be listed, in
@@ -192,15 +192,14 @@ VECTOR_CASES_STRUCT(workloads::Engine, "Engine", capacity, num_cylinders, max_rp
                     manufacturer_code, booster);
 VECTOR_CASES_STRUCT(workloads::FuelFigure, "FuelFigure", speed, mpg, usage_description);
 VECTOR_CASES_STRUCT(workloads::Acceleration, "Acceleration", mph, seconds);
-VECTOR_CASES_STRUCT(workloads::PerformanceFigure, "PerformanceFigure", octane_rating,
-                    acceleration);
+VECTOR_CASES_STRUCT(workloads::PerformanceFigure, "PerformanceFigure", octane_rating, acceleration);
 VECTOR_CASES_STRUCT(workloads::Car, "Car", timestamp, serial_number, model_year, available, code,
-                    some_numbers, vehicle_code, extras, engine, fuel_figures,
-                    performance_figures, manufacturer, model, activation_code);
+                    some_numbers, vehicle_code, extras, engine, fuel_figures, performance_figures,
+                    manufacturer, model, activation_code);
 VECTOR_CASES_STRUCT(workloads::Vec3, "Vec3", x, y, z);
 VECTOR_CASES_STRUCT(workloads::Weapon, "Weapon", name, damage);
-VECTOR_CASES_STRUCT(workloads::Monster, "Monster", pos, mana, hp, name, inventory, color,
-                    weapons, equipped, path);
+VECTOR_CASES_STRUCT(workloads::Monster, "Monster", pos, mana, hp, name, inventory, color, weapons,
+                    equipped, path);
 VECTOR_CASES_STRUCT(workloads::Tick, "Tick", timestamp_ns, symbol_id, quantity, price, side);
 VECTOR_CASES_STRUCT(workloads::SmallMessage, "SmallMessage", id, is_outgoing, priority, channel,
                     flags, sequence, checksum, score, balance, time_posted, time_to_live, sender,
@@ -251,8 +250,8 @@ template <class T>
 concept described_enum = requires { enum_info<T>::enum_name; };
 
 template <class T>
-inline constexpr bool is_sequence = is_instance<T, std::vector> || is_instance<T, std::list> ||
-                                    is_instance<T, std::deque>;
+inline constexpr bool is_sequence =
+    is_instance<T, std::vector> || is_instance<T, std::list> || is_instance<T, std::deque>;
 
 template <class T>
 inline constexpr bool dependent_false = false;
@@ -599,9 +598,9 @@ bool same_value(const T& a, const T& b) {
 template <class F>
 void for_each_case(F&& f) {
   using namespace std::string_literals;
+  using detail::lim;
   using std::int8_t, std::int16_t, std::int32_t, std::int64_t;
   using std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t;
-  using detail::lim;
 
   // ---- integers
   f("u8_zero", uint8_t{0});
@@ -663,7 +662,8 @@ void for_each_case(F&& f) {
   // ---- sequences
   f("vector_i32", std::vector<int32_t>{1, -2, 3, lim<int32_t>::min()});
   f("vector_empty", std::vector<uint64_t>{});
-  f("vector_f32", std::vector<float>{1.5f, -0.0f, 2.1f, lim<float>::max(), lim<float>::denorm_min()});
+  f("vector_f32",
+    std::vector<float>{1.5f, -0.0f, 2.1f, lim<float>::max(), lim<float>::denorm_min()});
   f("vector_f64", std::vector<double>{0.1, -2.5, 1e300});
   f("vector_bool", std::vector<bool>{true, false, true, true, false});
   f("vector_string", std::vector<std::string>{"ab", "", "\xc3\xa9t\xc3\xa9"});
@@ -701,8 +701,9 @@ void for_each_case(F&& f) {
   f("pair_u8_u16", std::pair<uint8_t, uint16_t>{1, 0x0203});
   f("tuple_mixed", std::tuple<char, int32_t, double, std::string>{'a', 1, 2.0, "three"});
   f("tuple_empty", std::tuple<>{});
-  f("tuple_nested", std::tuple<std::pair<int8_t, bool>, std::vector<std::string>, std::optional<float>>{
-                        {int8_t{-7}, true}, {"p", "q"}, 0.5f});
+  f("tuple_nested",
+    std::tuple<std::pair<int8_t, bool>, std::vector<std::string>, std::optional<float>>{
+        {int8_t{-7}, true}, {"p", "q"}, 0.5f});
 
   // ---- maps and sets
   f("map_i32_string", std::map<int32_t, std::string>{{2, "two"}, {-1, "minus one"}, {10, ""}});

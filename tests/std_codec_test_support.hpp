@@ -24,10 +24,10 @@
 #include <string_view>
 #include <vector>
 
-#define SKIP_UNLESS_LITTLE_ENDIAN()                                                    \
-  do {                                                                                 \
-    if constexpr (std::endian::native != std::endian::little)                          \
-      GTEST_SKIP() << "golden bytes are written for a little-endian host (x86-64)";    \
+#define SKIP_UNLESS_LITTLE_ENDIAN()                                                 \
+  do {                                                                              \
+    if constexpr (std::endian::native != std::endian::little)                       \
+      GTEST_SKIP() << "golden bytes are written for a little-endian host (x86-64)"; \
   } while (false)
 
 namespace std_codec_test {

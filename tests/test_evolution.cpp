@@ -72,8 +72,12 @@ struct HoldsPod {
   std::uint8_t x;
 };
 
-struct BagV1 { std::vector<ConfigV1> items; };
-struct BagV3 { std::vector<ConfigV3> items; };
+struct BagV1 {
+  std::vector<ConfigV1> items;
+};
+struct BagV3 {
+  std::vector<ConfigV3> items;
+};
 
 // Reordering a first-version field: must change the fingerprint.
 struct ConfigSwapped {
@@ -99,7 +103,11 @@ using namespace evolution_test;
 ConfigV1 make_v1() { return {.id = 7, .name = "ab"}; }
 ConfigV2 make_v2() { return {.id = 8, .name = "cde", .ratio = 0.25, .tags = {-1, 2}}; }
 ConfigV3 make_v3() {
-  return {.id = 9, .name = "f", .ratio = 2.0, .tags = {3}, .limits = {.max_users = 100, .max_rooms = 20}};
+  return {.id = 9,
+          .name = "f",
+          .ratio = 2.0,
+          .tags = {3},
+          .limits = {.max_users = 100, .max_rooms = 20}};
 }
 
 // The value a reader of type R must produce from writer value w: fields R
@@ -109,19 +117,29 @@ R expected_read(const W& w) {
   R r{};
   r.id = w.id;
   r.name = w.name;
-  if constexpr (requires { r.ratio; w.ratio; }) {
+  if constexpr (requires {
+                  r.ratio;
+                  w.ratio;
+                }) {
     r.ratio = w.ratio;
     r.tags = w.tags;
   }
-  if constexpr (requires { r.limits; w.limits; }) r.limits = w.limits;
+  if constexpr (requires {
+                  r.limits;
+                  w.limits;
+                })
+    r.limits = w.limits;
   return r;
 }
 
 template <class T>
 const char* version_name() {
-  if constexpr (std::is_same_v<T, ConfigV1>) return "v1";
-  else if constexpr (std::is_same_v<T, ConfigV2>) return "v2";
-  else return "v3";
+  if constexpr (std::is_same_v<T, ConfigV1>)
+    return "v1";
+  else if constexpr (std::is_same_v<T, ConfigV2>)
+    return "v2";
+  else
+    return "v3";
 }
 
 template <bs::options Opts, class W, class R>
@@ -273,9 +291,11 @@ bs::error decode_fails(const std::string& h) {
 TEST(Evolution, HostileBodyLengthsAndCounts) {
   using bs::errc;
   // Body longer than the input.
-  EXPECT_EQ(decode_fails<ConfigV1>("ffffffff" "02000000" "07000000"), (bs::error{errc::truncated, 0}));
+  EXPECT_EQ(decode_fails<ConfigV1>("ffffffff" "02000000" "07000000"),
+            (bs::error{errc::truncated, 0}));
   // Field count below the reader's first version / not a version boundary.
-  EXPECT_EQ(decode_fails<ConfigV2>("04000000" "01000000" "07000000"), (bs::error{errc::schema_mismatch, 4}));
+  EXPECT_EQ(decode_fails<ConfigV2>("04000000" "01000000" "07000000"),
+            (bs::error{errc::schema_mismatch, 4}));
   EXPECT_EQ(decode_fails<ConfigV2>("0e000000" "03000000" "07000000" "0200000000000000" "6162"),
             (bs::error{errc::schema_mismatch, 4}));
   EXPECT_EQ(decode_fails<ConfigV1>("00000000" "00000000"), (bs::error{errc::schema_mismatch, 4}));
@@ -338,8 +358,8 @@ TEST(Evolution, MaxTotalBytesLimitsTheBody) {
 namespace {
 
 std::vector<std::byte> read_vector(const std::string& format, const std::string& name) {
-  const std::filesystem::path p =
-      std::filesystem::path(BIN_SERIALIZER_SPEC_DIR) / "vectors" / "framed" / format / (name + ".bin");
+  const std::filesystem::path p = std::filesystem::path(BIN_SERIALIZER_SPEC_DIR) / "vectors" /
+                                  "framed" / format / (name + ".bin");
   std::ifstream in(p, std::ios::binary);
   EXPECT_TRUE(in.good()) << p;
   const std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -37,7 +37,9 @@ struct Message {
   std::string tags[2];
   bool flags[2] = {};
   template <class V> auto reflect(V&& v) { return v(id, urgent, name, header, price, tags, flags); }
-  template <class V> auto reflect(V&& v) const { return v(id, urgent, name, header, price, tags, flags); }
+  template <class V> auto reflect(V&& v) const {
+    return v(id, urgent, name, header, price, tags, flags);
+  }
 };
 
 Message sample() {
@@ -55,9 +57,10 @@ Message sample() {
 }
 
 bool same(const Message& a, const Message& b) {
-  return a.id == b.id && a.urgent == b.urgent && a.name == b.name && a.header.code == b.header.code &&
-         a.header.label == b.header.label && a.price == b.price && a.tags[0] == b.tags[0] &&
-         a.tags[1] == b.tags[1] && a.flags[0] == b.flags[0] && a.flags[1] == b.flags[1];
+  return a.id == b.id && a.urgent == b.urgent && a.name == b.name &&
+         a.header.code == b.header.code && a.header.label == b.header.label && a.price == b.price &&
+         a.tags[0] == b.tags[0] && a.tags[1] == b.tags[1] && a.flags[0] == b.flags[0] &&
+         a.flags[1] == b.flags[1];
 }
 
 // The items of sample()'s encoding, worked out from the wire table: each is
@@ -72,15 +75,15 @@ struct Unit {
 std::vector<Unit> units_of_sample() {
   const Message m = sample();
   const std::pair<std::size_t, kind> sizes[] = {
-      {4, kind::scalar},                        // id
-      {1, kind::boolean},                       // urgent
-      {8 + m.name.size(), kind::string},        // name
-      {2, kind::scalar},                        // header.code
+      {4, kind::scalar},                         // id
+      {1, kind::boolean},                        // urgent
+      {8 + m.name.size(), kind::string},         // name
+      {2, kind::scalar},                         // header.code
       {8 + m.header.label.size(), kind::string}, // header.label
-      {8, kind::scalar},                        // price
-      {8 + m.tags[0].size(), kind::string},     // tags[0]
-      {8 + m.tags[1].size(), kind::string},     // tags[1]
-      {2, kind::boolean},                       // flags: one bool[2] copy
+      {8, kind::scalar},                         // price
+      {8 + m.tags[0].size(), kind::string},      // tags[0]
+      {8 + m.tags[1].size(), kind::string},      // tags[1]
+      {2, kind::boolean},                        // flags: one bool[2] copy
   };
   std::vector<Unit> units;
   std::size_t at = 0;

@@ -31,7 +31,8 @@ struct Tagged { // not trivially copyable: goes field by field
   Pair pair{};
   std::uint64_t stamps[2]{};
   Tagged() = default;
-  Tagged(std::uint8_t t, Pair p, std::uint64_t s0, std::uint64_t s1) : tag(t), pair(p), stamps{s0, s1} {}
+  Tagged(std::uint8_t t, Pair p, std::uint64_t s0, std::uint64_t s1)
+      : tag(t), pair(p), stamps{s0, s1} {}
   Tagged(const Tagged& o) : tag(o.tag), pair(o.pair), stamps{o.stamps[0], o.stamps[1]} {}
   Tagged& operator=(const Tagged&) = default;
   template <class V> auto reflect(V&& v) { return v(tag, pair, stamps); }

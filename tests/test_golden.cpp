@@ -12,7 +12,7 @@ namespace bs = bin_serializer;
 using test_util::hex;
 using test_util::unhex;
 
-#define SKIP_UNLESS_LITTLE_ENDIAN()                                       \
+#define SKIP_UNLESS_LITTLE_ENDIAN()                                      \
   if constexpr (std::endian::native != std::endian::little) {            \
     GTEST_SKIP() << "golden bytes are written for a little-endian host"; \
   }

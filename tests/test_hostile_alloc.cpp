@@ -38,7 +38,6 @@
 #include <unordered_set>
 #include <vector>
 
-
 // ---------------------------------------------------------------------------
 // The recording allocator
 // ---------------------------------------------------------------------------
@@ -155,10 +154,12 @@ void fail_next_nothrow(std::size_t n) noexcept {
   if (void* p = rec::allocate_aligned(n, a)) return p;
   rec::out_of_memory();
 }
-[[gnu::noinline]] void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+[[gnu::noinline]] void* operator new(std::size_t n, std::align_val_t a,
+                                     const std::nothrow_t&) noexcept {
   return rec::allocate_aligned(n, a);
 }
-[[gnu::noinline]] void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+[[gnu::noinline]] void* operator new[](std::size_t n, std::align_val_t a,
+                                       const std::nothrow_t&) noexcept {
   return rec::allocate_aligned(n, a);
 }
 [[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
@@ -169,12 +170,17 @@ void fail_next_nothrow(std::size_t n) noexcept {
 [[gnu::noinline]] void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
+[[gnu::noinline]] void operator delete[](void* p, std::size_t, std::align_val_t) noexcept {
+  std::free(p);
+}
 [[gnu::noinline]] void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
   std::free(p);
 }
-[[gnu::noinline]] void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+[[gnu::noinline]] void operator delete[](void* p, std::align_val_t,
+                                         const std::nothrow_t&) noexcept {
   std::free(p);
 }
 
@@ -329,15 +335,19 @@ TEST(HostileAlloc, VectorIntCount2p40With16BytesOfInput) {
   expect_refused_without_allocating<std::vector<bool>>(input, errc::truncated, 0);
   expect_refused_without_allocating<std::vector<std::string>>(input, errc::truncated, 0);
   // Elements whose minimum encoding is one byte still need one byte each.
-  expect_refused_without_allocating<std::vector<std::optional<std::string>>>(input, errc::truncated, 0);
+  expect_refused_without_allocating<std::vector<std::optional<std::string>>>(input, errc::truncated,
+                                                                             0);
   expect_refused_without_allocating<std::vector<std::uint8_t>>(input, errc::truncated, 0);
 }
 
 TEST(HostileAlloc, MapAndSetCountsHuge) {
   const bytes input = cat({u64(huge), filler(32)});
-  expect_refused_without_allocating<std::map<std::string, std::vector<std::int32_t>>>(input, errc::truncated, 0);
-  expect_refused_without_allocating<std::multimap<std::int32_t, std::int32_t>>(input, errc::truncated, 0);
-  expect_refused_without_allocating<std::unordered_map<std::uint32_t, std::string>>(input, errc::truncated, 0);
+  expect_refused_without_allocating<std::map<std::string, std::vector<std::int32_t>>>(
+      input, errc::truncated, 0);
+  expect_refused_without_allocating<std::multimap<std::int32_t, std::int32_t>>(input,
+                                                                               errc::truncated, 0);
+  expect_refused_without_allocating<std::unordered_map<std::uint32_t, std::string>>(
+      input, errc::truncated, 0);
   expect_refused_without_allocating<std::set<std::string>>(input, errc::truncated, 0);
   expect_refused_without_allocating<std::multiset<std::uint8_t>>(input, errc::truncated, 0);
   expect_refused_without_allocating<std::unordered_set<std::int64_t>>(input, errc::truncated, 0);
@@ -718,7 +728,8 @@ struct Snapshot {
   bytes content;
 };
 Snapshot snapshot(const bs::Buffer& b) {
-  return {b.data(), b.size(), b.capacity(), b.read_position(), bytes(b.bytes().begin(), b.bytes().end())};
+  return {b.data(), b.size(), b.capacity(), b.read_position(),
+          bytes(b.bytes().begin(), b.bytes().end())};
 }
 void expect_unchanged(const bs::Buffer& b, const Snapshot& s) {
   EXPECT_EQ(b.data(), s.data);

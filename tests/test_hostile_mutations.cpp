@@ -54,7 +54,6 @@
 #include <variant>
 #include <vector>
 
-
 namespace {
 
 namespace bs = bin_serializer;
@@ -104,11 +103,13 @@ struct reporter {
 
 // After a failed decode of `input`: the contract on the view and the target.
 template <bs::options Opts, class T>
-void check_clean_failure(const bs::BufferView& view, std::size_t limit, T& target, const T& original,
-                         const bytes& original_bytes, reporter& r, std::size_t at) {
+void check_clean_failure(const bs::BufferView& view, std::size_t limit, T& target,
+                         const T& original, const bytes& original_bytes, reporter& r,
+                         std::size_t at) {
   if (view.read_position() != 0) r.fail("read position moved", at, view.read_position());
   const bs::error e = view.last_error();
-  if (!is_decode_error(e.code)) r.fail("not a decoding error code", at, static_cast<std::size_t>(e.code));
+  if (!is_decode_error(e.code))
+    r.fail("not a decoding error code", at, static_cast<std::size_t>(e.code));
   if (e.offset > limit) r.fail("error offset past the input", at, e.offset);
   // The target is valid: copy it, encode the copy, decode the original into it.
   const T copy = target;
@@ -232,7 +233,8 @@ void fixed_buffer_sweep(const T& value) {
   fill_leaving(fb, enc.size());
   ASSERT_TRUE(bs::serialize(fb, value));
   EXPECT_EQ(fb.size(), fixed_capacity);
-  EXPECT_TRUE(std::equal(enc.begin(), enc.end(), fb.bytes().end() - static_cast<std::ptrdiff_t>(enc.size())));
+  EXPECT_TRUE(std::equal(enc.begin(), enc.end(),
+                         fb.bytes().end() - static_cast<std::ptrdiff_t>(enc.size())));
 }
 
 // FixedBuffer<K> itself, for every capacity K up to the message size + 1, with
@@ -267,9 +269,7 @@ struct Node {
   bool operator==(const Node&) const = default;
 };
 
-Node tree() {
-  return {1, {{2, {}}, {3, {{4, {}}, {5, {{6, {}}}}}}}};
-}
+Node tree() { return {1, {{2, {}}, {3, {{4, {}}, {5, {{6, {}}}}}}}}; }
 
 workloads::Car random_car(std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -311,9 +311,9 @@ TEST(HostileMutations, LargeMessageSampledOffsets) {
   const workloads::LargeMessage m = workloads::make_large_message();
   std::vector<std::size_t> offsets;
   std::size_t at = bs::serialized_size(m.header);
-  for (const std::size_t part : {bs::serialized_size(m.samples), bs::serialized_size(m.ids),
-                                 bs::serialized_size(m.weights), bs::serialized_size(m.labels),
-                                 bs::serialized_size(m.timestamps)}) {
+  for (const std::size_t part :
+       {bs::serialized_size(m.samples), bs::serialized_size(m.ids), bs::serialized_size(m.weights),
+        bs::serialized_size(m.labels), bs::serialized_size(m.timestamps)}) {
     offsets.push_back(at);     // lowest byte of the count: a few elements more or fewer
     offsets.push_back(at + 7); // highest byte: a count far beyond the input
     offsets.push_back(at + part / 2);
@@ -324,7 +324,9 @@ TEST(HostileMutations, LargeMessageSampledOffsets) {
   sweep_mode<bs::untrusted>(m, "untrusted", offsets, false);
 }
 
-TEST(HostileMutations, VectorOfStrings) { sweep(std::vector<std::string>{"alpha", "", "gamma", "delta"}); }
+TEST(HostileMutations, VectorOfStrings) {
+  sweep(std::vector<std::string>{"alpha", "", "gamma", "delta"});
+}
 TEST(HostileMutations, VectorOfBool) { sweep(std::vector<bool>{true, false, true, true, false}); }
 TEST(HostileMutations, MapOfStringToVector) {
   sweep(std::map<std::string, std::vector<std::int32_t>>{{"a", {1, 2, 3}}, {"b", {}}, {"c", {-1}}});
@@ -417,8 +419,10 @@ struct WithLevelArray {
   std::int32_t id;
   std::array<Level, 2> levels;
 };
-static_assert(std::is_trivially_copyable_v<WithVariant> && std::is_trivially_copyable_v<WithOptional> &&
-              std::is_trivially_copyable_v<WithBoolArray> && std::is_trivially_copyable_v<WithLevelArray>);
+static_assert(std::is_trivially_copyable_v<WithVariant> &&
+              std::is_trivially_copyable_v<WithOptional> &&
+              std::is_trivially_copyable_v<WithBoolArray> &&
+              std::is_trivially_copyable_v<WithLevelArray>);
 
 template <class T>
 bytes object_bytes_with(std::size_t at, unsigned value) {
@@ -471,13 +475,17 @@ TEST(HostileValues, TopLevelAndFieldByFieldValuesCheckedInEveryMode) {
   using namespace hostile_values;
   EXPECT_EQ((decode_error<bs::native, bool>(bytes{std::byte{2}}).code), errc::invalid_value);
   EXPECT_EQ((decode_error<bs::native, Level>(bytes{std::byte{3}}).code), errc::invalid_value);
-  EXPECT_EQ((decode_error<bs::native, std::optional<std::int32_t>>(bytes{std::byte{2}, {}, {}, {}, {}}).code),
-            errc::invalid_value);
+  EXPECT_EQ(
+      (decode_error<bs::native, std::optional<std::int32_t>>(bytes{std::byte{2}, {}, {}, {}, {}})
+           .code),
+      errc::invalid_value);
   bytes index7(4 + 4, std::byte{0});
   index7[0] = std::byte{7};
-  EXPECT_EQ((decode_error<bs::native, std::variant<std::int32_t, float>>(index7).code), errc::invalid_value);
+  EXPECT_EQ((decode_error<bs::native, std::variant<std::int32_t, float>>(index7).code),
+            errc::invalid_value);
   bytes dup;
-  for (const bytes& part : {encode(std::uint64_t{2}), encode(std::string("k")), encode(std::string("k"))})
+  for (const bytes& part :
+       {encode(std::uint64_t{2}), encode(std::string("k")), encode(std::string("k"))})
     dup.insert(dup.end(), part.begin(), part.end());
   const bs::error e = decode_error<bs::native, std::set<std::string>>(dup);
   EXPECT_EQ(e.code, errc::invalid_value);

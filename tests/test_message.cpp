@@ -81,9 +81,9 @@ constexpr std::uint64_t fnv(std::initializer_list<unsigned> bytes) {
 TEST(Message, GoldenHeaderPersonPortable) {
   // FORMAT(1) STRUCT(4) STRING(1) SINT(4) STRING(1) SEQUENCE FLOAT(4) END
   constexpr std::uint64_t person_hash =
-      fnv({0x01, 1, 0, 0, 0, 0, 0, 0, 0, 0x20, 4, 0, 0, 0, 0, 0, 0, 0, 0x11, 1, 0, 0, 0, 0, 0, 0, 0,
-           0x05, 4, 0, 0, 0, 0, 0, 0, 0, 0x11, 1, 0, 0, 0, 0, 0, 0, 0, 0x12, 0x06, 4, 0, 0, 0, 0, 0, 0, 0,
-           0x21});
+      fnv({0x01, 1, 0, 0, 0, 0, 0, 0,    0,    0x20, 4, 0, 0, 0, 0, 0, 0, 0,    0x11,
+           1,    0, 0, 0, 0, 0, 0, 0,    0x05, 4,    0, 0, 0, 0, 0, 0, 0, 0x11, 1,
+           0,    0, 0, 0, 0, 0, 0, 0x12, 0x06, 4,    0, 0, 0, 0, 0, 0, 0, 0x21});
   static_assert(bs::schema_hash_v<Person, portable> == person_hash);
   bs::Buffer buf;
   ASSERT_TRUE(bs::serialize_message<portable>(buf, workloads::make_person()));
@@ -185,12 +185,15 @@ TEST(Message, PayloadLengthMustMatch) {
   const auto good = framed_person(true);
   auto bytes = good;
   bytes[16] = std::byte{static_cast<unsigned char>(std::to_integer<unsigned>(bytes[16]) + 1)};
-  EXPECT_EQ((expect_rejected<Person, portable>(bytes, p)).code, errc::truncated); // longer than the input
+  EXPECT_EQ((expect_rejected<Person, portable>(bytes, p)).code,
+            errc::truncated); // longer than the input
   bytes.push_back(std::byte{0});
-  EXPECT_EQ((expect_rejected<Person, portable>(bytes, p, false)), (bs::error{errc::invalid_value, 24 + 69}));
+  EXPECT_EQ((expect_rejected<Person, portable>(bytes, p, false)),
+            (bs::error{errc::invalid_value, 24 + 69}));
   bytes = good;
   bytes[16] = std::byte{static_cast<unsigned char>(std::to_integer<unsigned>(bytes[16]) - 1)};
-  EXPECT_EQ((expect_rejected<Person, portable>(bytes, p, false)), (bs::error{errc::invalid_value, 24 + 67}));
+  EXPECT_EQ((expect_rejected<Person, portable>(bytes, p, false)),
+            (bs::error{errc::invalid_value, 24 + 67}));
   bytes = good;
   bytes[23] = std::byte{0xff}; // 2^63-ish
   EXPECT_EQ((expect_rejected<Person, portable>(bytes, p)), (bs::error{errc::truncated, 16}));
@@ -250,7 +253,8 @@ TEST(Message, StreamOfMixedMessages) {
   EXPECT_EQ(stream.last_error(), (bs::error{errc::schema_mismatch, third + 8}));
   EXPECT_EQ(stream.read_position(), third);
   Tick t{};
-  EXPECT_FALSE(bs::deserialize_message_payload<portable>(stream, h, t)); // h is the header of a Person
+  EXPECT_FALSE(
+      bs::deserialize_message_payload<portable>(stream, h, t)); // h is the header of a Person
 }
 
 TEST(Message, EvolvableVersionsInteroperate) {
@@ -302,8 +306,8 @@ TEST(Message, PlainBuffersWriteAndReadTheSameBytes) {
 namespace {
 
 std::vector<std::byte> read_vector(const std::string& format, const std::string& name) {
-  const std::filesystem::path p =
-      std::filesystem::path(BIN_SERIALIZER_SPEC_DIR) / "vectors" / "framed" / format / (name + ".bin");
+  const std::filesystem::path p = std::filesystem::path(BIN_SERIALIZER_SPEC_DIR) / "vectors" /
+                                  "framed" / format / (name + ".bin");
   std::ifstream in(p, std::ios::binary);
   EXPECT_TRUE(in.good()) << p;
   const std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -34,9 +34,13 @@ TEST(Reuse, MonsterVectorRedecodesWithoutAllocating) {
   expect_allocation_free_redecode(workloads::make_monsters());
 }
 
-TEST(Reuse, CarRedecodesWithoutAllocating) { expect_allocation_free_redecode(workloads::make_car_sequential()); }
+TEST(Reuse, CarRedecodesWithoutAllocating) {
+  expect_allocation_free_redecode(workloads::make_car_sequential());
+}
 
-TEST(Reuse, PersonRedecodesWithoutAllocating) { expect_allocation_free_redecode(workloads::make_person()); }
+TEST(Reuse, PersonRedecodesWithoutAllocating) {
+  expect_allocation_free_redecode(workloads::make_person());
+}
 
 TEST(Reuse, ShorterMessageTrimsTheVector) {
   const std::vector<std::string> shorter{"x", "yz"};

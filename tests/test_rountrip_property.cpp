@@ -148,7 +148,8 @@ void check_roundtrips(const std::vector<T>& values) {
     ASSERT_TRUE(bs::deserialize(view, from_view)) << "BufferView, value " << i;
     ASSERT_TRUE(bs::deserialize(*fixed, from_fixed)) << "FixedBuffer, value " << i;
     ASSERT_TRUE(bs::deserialize(buf, from_buffer)) << "Buffer, value " << i;
-    if (!(equal(from_view, values[i]) && equal(from_fixed, values[i]) && equal(from_buffer, values[i])) &&
+    if (!(equal(from_view, values[i]) && equal(from_fixed, values[i]) &&
+          equal(from_buffer, values[i])) &&
         ++mismatches <= 5)
       ADD_FAILURE() << "value " << i << " differs";
   }
@@ -164,7 +165,8 @@ void check_scalar_types(std::uint64_t seed, std::size_t count) {
   int index = 0;
   (
       [&] {
-        SCOPED_TRACE(::testing::Message() << "type #" << index++ << " of the list, sizeof " << sizeof(Ts));
+        SCOPED_TRACE(::testing::Message()
+                     << "type #" << index++ << " of the list, sizeof " << sizeof(Ts));
         check_roundtrips(scalar_values<Ts>(rng, count));
       }(),
       ...);
@@ -173,9 +175,10 @@ void check_scalar_types(std::uint64_t seed, std::size_t count) {
 } // namespace
 
 TEST(RoundTripProperty, EveryIntegerType) {
-  check_scalar_types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t,
-                     std::int64_t, std::uint64_t, signed char, unsigned char, short, unsigned short,
-                     int, unsigned, long, unsigned long, long long, unsigned long long>(0xA11CE, 2000);
+  check_scalar_types<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                     std::uint32_t, std::int64_t, std::uint64_t, signed char, unsigned char, short,
+                     unsigned short, int, unsigned, long, unsigned long, long long,
+                     unsigned long long>(0xA11CE, 2000);
 }
 
 TEST(RoundTripProperty, FloatingPointBitPatterns) {
@@ -184,8 +187,8 @@ TEST(RoundTripProperty, FloatingPointBitPatterns) {
 }
 
 TEST(RoundTripProperty, BoolCharsAndEnums) {
-  check_scalar_types<bool, char, char8_t, char16_t, char32_t, wchar_t, std::byte, E8, E64, Unscoped>(
-      0xC4A25, 2000);
+  check_scalar_types<bool, char, char8_t, char16_t, char32_t, wchar_t, std::byte, E8, E64,
+                     Unscoped>(0xC4A25, 2000);
 }
 
 TEST(RoundTripProperty, CArrays) {
@@ -251,7 +254,8 @@ TEST(RoundTripProperty, TriviallyCopyableStructWithRandomPadding) {
   for (std::size_t i = 0; i < images.size(); ++i) {
     Pad p;
     ASSERT_TRUE(bs::deserialize(buf, p));
-    EXPECT_EQ(std::memcmp(&p, images[i].data(), sizeof p), 0) << "object " << i << ", padding included";
+    EXPECT_EQ(std::memcmp(&p, images[i].data(), sizeof p), 0)
+        << "object " << i << ", padding included";
   }
 }
 
@@ -299,7 +303,10 @@ TEST(RoundTripProperty, MixedSequenceInOneBuffer) {
     case str: ok = bs::serialize(buf, strs.emplace_back(random_string(rng))); break;
     case person: ok = bs::serialize(buf, people.emplace_back(random_person(rng))); break;
     case team: ok = bs::serialize(buf, teams.emplace_back(random_team(rng))); break;
-    default: flags.push_back(random_scalar<bool>(rng)); ok = bs::serialize(buf, bool{flags.back()}); break;
+    default:
+      flags.push_back(random_scalar<bool>(rng));
+      ok = bs::serialize(buf, bool{flags.back()});
+      break;
     }
     ASSERT_TRUE(ok) << i;
   }
@@ -313,13 +320,48 @@ TEST(RoundTripProperty, MixedSequenceInOneBuffer) {
       bool ok = false;
       bool same = false;
       switch (k) {
-      case u8: { std::uint8_t v = 0; ok = bs::deserialize(src, v); same = v == u8s[j]; break; }
-      case i64: { std::int64_t v = 0; ok = bs::deserialize(src, v); same = v == i64s[j]; break; }
-      case f64: { double v = 0; ok = bs::deserialize(src, v); same = same_bits(v, f64s[j]); break; }
-      case str: { std::string v; ok = bs::deserialize(src, v); same = v == strs[j]; break; }
-      case person: { Person v; ok = bs::deserialize(src, v); same = v == people[j]; break; }
-      case team: { Team v; ok = bs::deserialize(src, v); same = v == teams[j]; break; }
-      default: { bool v = false; ok = bs::deserialize(src, v); same = v == flags[j]; break; }
+      case u8: {
+        std::uint8_t v = 0;
+        ok = bs::deserialize(src, v);
+        same = v == u8s[j];
+        break;
+      }
+      case i64: {
+        std::int64_t v = 0;
+        ok = bs::deserialize(src, v);
+        same = v == i64s[j];
+        break;
+      }
+      case f64: {
+        double v = 0;
+        ok = bs::deserialize(src, v);
+        same = same_bits(v, f64s[j]);
+        break;
+      }
+      case str: {
+        std::string v;
+        ok = bs::deserialize(src, v);
+        same = v == strs[j];
+        break;
+      }
+      case person: {
+        Person v;
+        ok = bs::deserialize(src, v);
+        same = v == people[j];
+        break;
+      }
+      case team: {
+        Team v;
+        ok = bs::deserialize(src, v);
+        same = v == teams[j];
+        break;
+      }
+      default: {
+        bool v = false;
+        ok = bs::deserialize(src, v);
+        same = v == flags[j];
+        break;
+      }
       }
       ASSERT_TRUE(ok) << "item " << i;
       ASSERT_TRUE(same) << "item " << i << " of kind " << k;

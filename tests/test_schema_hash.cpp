@@ -27,15 +27,42 @@ using bs::schema_hash_v;
 
 namespace schema_hash_test {
 
-struct A { std::int32_t id; std::string name; };
-struct A_renamed { std::int32_t key; std::string label; };
-struct A_added { std::int32_t id; std::string name; double extra; };
-struct A_removed { std::int32_t id; };
-struct A_reordered { std::string name; std::int32_t id; };
-struct A_retyped { std::int64_t id; std::string name; };
-struct A_unsigned { std::uint32_t id; std::string name; };
-struct A_float { float id; std::string name; };
-struct A_u16string { std::int32_t id; std::u16string name; };
+struct A {
+  std::int32_t id;
+  std::string name;
+};
+struct A_renamed {
+  std::int32_t key;
+  std::string label;
+};
+struct A_added {
+  std::int32_t id;
+  std::string name;
+  double extra;
+};
+struct A_removed {
+  std::int32_t id;
+};
+struct A_reordered {
+  std::string name;
+  std::int32_t id;
+};
+struct A_retyped {
+  std::int64_t id;
+  std::string name;
+};
+struct A_unsigned {
+  std::uint32_t id;
+  std::string name;
+};
+struct A_float {
+  float id;
+  std::string name;
+};
+struct A_u16string {
+  std::int32_t id;
+  std::u16string name;
+};
 
 struct Reflected {
   std::int32_t x;
@@ -46,8 +73,14 @@ struct Reflected {
 };
 
 // Trivially copyable: bulk in native format (with padding), fields in portable.
-struct Padded { std::uint8_t a; std::uint32_t b; };
-struct Packed5 { std::uint8_t a; std::uint8_t b[4]; };
+struct Padded {
+  std::uint8_t a;
+  std::uint32_t b;
+};
+struct Packed5 {
+  std::uint8_t a;
+  std::uint8_t b[4];
+};
 
 struct Node {
   int value;
@@ -58,8 +91,12 @@ enum class Color : std::uint8_t { red, green, blue };
 enum class Color2 : std::uint8_t { r, g, b };
 enum class Ranged : std::uint8_t { lo = 1, hi = 5 };
 
-struct Money { std::int64_t cents; };
-struct Opaque { std::int64_t cents; };
+struct Money {
+  std::int64_t cents;
+};
+struct Opaque {
+  std::int64_t cents;
+};
 
 } // namespace schema_hash_test
 
@@ -73,15 +110,23 @@ struct bs::enum_range<schema_hash_test::Ranged> {
 template <>
 struct bs::codec<schema_hash_test::Money> {
   static constexpr std::uint64_t schema_id = 0x4d6f6e6579000001;
-  template <class W> static bool write(W& w, const schema_hash_test::Money& m) { return serialize_field(w, m.cents); }
-  template <class R> static bool read(R& r, schema_hash_test::Money& m) { return deserialize_field(r, m.cents); }
+  template <class W> static bool write(W& w, const schema_hash_test::Money& m) {
+    return serialize_field(w, m.cents);
+  }
+  template <class R> static bool read(R& r, schema_hash_test::Money& m) {
+    return deserialize_field(r, m.cents);
+  }
 };
 // A custom codec that encodes exactly like a std::int64_t.
 template <>
 struct bs::codec<schema_hash_test::Opaque> {
   using schema_equivalent = std::int64_t;
-  template <class W> static bool write(W& w, const schema_hash_test::Opaque& m) { return serialize_field(w, m.cents); }
-  template <class R> static bool read(R& r, schema_hash_test::Opaque& m) { return deserialize_field(r, m.cents); }
+  template <class W> static bool write(W& w, const schema_hash_test::Opaque& m) {
+    return serialize_field(w, m.cents);
+  }
+  template <class R> static bool read(R& r, schema_hash_test::Opaque& m) {
+    return deserialize_field(r, m.cents);
+  }
 };
 
 namespace {
@@ -100,23 +145,27 @@ constexpr std::uint64_t fnv(std::initializer_list<unsigned> bytes) {
 // Compile time: usable in static_assert and as a template argument.
 static_assert(schema_hash_v<A> == schema_hash_v<A_renamed>);
 static_assert(schema_hash_v<A> != schema_hash_v<A_added>);
-template <std::uint64_t H> struct needs_constant { static constexpr std::uint64_t value = H; };
-static_assert(needs_constant<schema_hash_v<A, portable>>::value == schema_hash_v<A_renamed, portable>);
+template <std::uint64_t H> struct needs_constant {
+  static constexpr std::uint64_t value = H;
+};
+static_assert(needs_constant<schema_hash_v<A, portable>>::value ==
+              schema_hash_v<A_renamed, portable>);
 
 TEST(SchemaHash, SpecExampleTokenStream) {
   // docs/wire-format.md section 9: portable struct { int32 id; std::string name; }
   // FORMAT(1) STRUCT(2) SINT(4) STRING(1) END
   constexpr std::uint64_t expected =
-      fnv({0x01, 1, 0, 0, 0, 0, 0, 0, 0, 0x20, 2, 0, 0, 0, 0, 0, 0, 0, 0x05, 4, 0, 0, 0, 0, 0, 0, 0,
-           0x11, 1, 0, 0, 0, 0, 0, 0, 0, 0x21});
+      fnv({0x01, 1, 0, 0, 0, 0, 0, 0, 0,    0x20, 2, 0, 0, 0, 0, 0, 0, 0,   0x05,
+           4,    0, 0, 0, 0, 0, 0, 0, 0x11, 1,    0, 0, 0, 0, 0, 0, 0, 0x21});
   EXPECT_EQ((schema_hash_v<A, portable>), expected);
   // Native: FORMAT(0), and A is not trivially copyable so it is the same STRUCT.
   constexpr std::uint64_t expected_native =
-      fnv({0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0x20, 2, 0, 0, 0, 0, 0, 0, 0, 0x05, 4, 0, 0, 0, 0, 0, 0, 0,
-           0x11, 1, 0, 0, 0, 0, 0, 0, 0, 0x21});
+      fnv({0x01, 0, 0, 0, 0, 0, 0, 0, 0,    0x20, 2, 0, 0, 0, 0, 0, 0, 0,   0x05,
+           4,    0, 0, 0, 0, 0, 0, 0, 0x11, 1,    0, 0, 0, 0, 0, 0, 0, 0x21});
   EXPECT_EQ(schema_hash_v<A>, expected_native);
   // A scalar alone: FORMAT(1) UINT(4).
-  EXPECT_EQ((schema_hash_v<std::uint32_t, portable>), fnv({0x01, 1, 0, 0, 0, 0, 0, 0, 0, 0x04, 4, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ((schema_hash_v<std::uint32_t, portable>),
+            fnv({0x01, 1, 0, 0, 0, 0, 0, 0, 0, 0x04, 4, 0, 0, 0, 0, 0, 0, 0}));
 }
 
 TEST(SchemaHash, RenamingKeepsIt) {
@@ -144,25 +193,35 @@ TEST(SchemaHash, ShapeChangesChangeIt) {
 TEST(SchemaHash, OptionsOtherThanFormatDoNotMatter) {
   EXPECT_EQ(schema_hash_v<workloads::Person>, (schema_hash_v<workloads::Person, bs::untrusted>));
   EXPECT_EQ(schema_hash_v<workloads::Person>, (schema_hash_v<workloads::Person, bs::trusted>));
-  constexpr auto limited = bs::options{.format = bs::wire_format::portable, .max_string_length = 10};
-  EXPECT_EQ((schema_hash_v<workloads::Person, portable>), (schema_hash_v<workloads::Person, limited>));
+  constexpr auto limited =
+      bs::options{.format = bs::wire_format::portable, .max_string_length = 10};
+  EXPECT_EQ((schema_hash_v<workloads::Person, portable>),
+            (schema_hash_v<workloads::Person, limited>));
 }
 
 TEST(SchemaHash, ContainerFamiliesAreDistinct) {
   const std::uint64_t hashes[] = {
-      schema_hash_v<std::vector<int>>,         schema_hash_v<std::set<int>>,
-      schema_hash_v<std::optional<int>>,       schema_hash_v<std::array<int, 3>>,
-      schema_hash_v<std::array<int, 4>>,       schema_hash_v<std::map<int, int>>,
-      schema_hash_v<std::tuple<int, int>>,     schema_hash_v<std::variant<int, float>>,
-      schema_hash_v<std::variant<float, int>>, schema_hash_v<int>,
-      schema_hash_v<std::string>,              schema_hash_v<std::vector<char>>,
+      schema_hash_v<std::vector<int>>,
+      schema_hash_v<std::set<int>>,
+      schema_hash_v<std::optional<int>>,
+      schema_hash_v<std::array<int, 3>>,
+      schema_hash_v<std::array<int, 4>>,
+      schema_hash_v<std::map<int, int>>,
+      schema_hash_v<std::tuple<int, int>>,
+      schema_hash_v<std::variant<int, float>>,
+      schema_hash_v<std::variant<float, int>>,
+      schema_hash_v<int>,
+      schema_hash_v<std::string>,
+      schema_hash_v<std::vector<char>>,
   };
   for (std::size_t i = 0; i < std::size(hashes); ++i)
-    for (std::size_t j = i + 1; j < std::size(hashes); ++j) EXPECT_NE(hashes[i], hashes[j]) << i << " " << j;
+    for (std::size_t j = i + 1; j < std::size(hashes); ++j)
+      EXPECT_NE(hashes[i], hashes[j]) << i << " " << j;
   // Families whose bytes are identical hash alike.
   EXPECT_EQ(schema_hash_v<std::vector<int>>, schema_hash_v<std::deque<int>>);
   EXPECT_EQ(schema_hash_v<std::vector<int>>, schema_hash_v<std::list<int>>);
-  EXPECT_EQ((schema_hash_v<std::map<int, int>>), (schema_hash_v<std::unordered_multimap<int, int>>));
+  EXPECT_EQ((schema_hash_v<std::map<int, int>>),
+            (schema_hash_v<std::unordered_multimap<int, int>>));
   EXPECT_EQ((schema_hash_v<std::pair<int, float>>), (schema_hash_v<std::tuple<int, float>>));
   EXPECT_EQ((schema_hash_v<std::array<int, 3>>), schema_hash_v<int[3]>);
   EXPECT_EQ(schema_hash_v<long long>, schema_hash_v<std::int64_t>);
@@ -208,7 +267,8 @@ TEST(SchemaHash, RecursiveAndCustom) {
 
 TEST(SchemaHash, WorkloadsAreDistinct) {
   EXPECT_NE(schema_hash_v<workloads::Person>, schema_hash_v<workloads::Tick>);
-  EXPECT_NE((schema_hash_v<workloads::Person, portable>), (schema_hash_v<workloads::Monster, portable>));
+  EXPECT_NE((schema_hash_v<workloads::Person, portable>),
+            (schema_hash_v<workloads::Monster, portable>));
 }
 
 } // namespace

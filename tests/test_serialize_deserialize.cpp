@@ -13,8 +13,8 @@ using bs::errc;
 using bs::error;
 using test_util::bytes_of;
 using test_util::cat;
-using test_util::string_wire;
 using test_util::hex;
+using test_util::string_wire;
 using test_util::to_vector;
 
 namespace {
@@ -56,7 +56,9 @@ struct Outer {
   template <class V> auto reflect(V&& v) const { return v(version, inner, pair, vec); }
 };
 
-std::vector<std::byte> inner_wire(const Inner& i) { return cat({string_wire(i.name), bytes_of(i.id)}); }
+std::vector<std::byte> inner_wire(const Inner& i) {
+  return cat({string_wire(i.name), bytes_of(i.id)});
+}
 
 Outer sample_outer() {
   Outer o;
@@ -163,7 +165,9 @@ struct bin_serializer::codec<Celsius> {
 
 template <>
 struct bin_serializer::codec<Percent> {
-  template <class W> static bool write(W& w, const Percent& p) { return serialize_field(w, p.value); }
+  template <class W> static bool write(W& w, const Percent& p) {
+    return serialize_field(w, p.value);
+  }
   template <class R> static bool read(R& r, Percent& p) {
     const std::size_t at = r.position();
     std::uint8_t v = 0;
@@ -376,7 +380,8 @@ TEST(Dispatch, CodecInsideReflectable) {
   const Reading r{"lab", {-3.0}, {55}};
   bs::Buffer buf;
   ASSERT_TRUE(bs::serialize(buf, r));
-  EXPECT_EQ(hex(buf), hex(cat({string_wire("lab"), bytes_of(std::int32_t{-3000}), bytes_of(std::uint8_t{55})})));
+  EXPECT_EQ(hex(buf), hex(cat({string_wire("lab"), bytes_of(std::int32_t{-3000}),
+                               bytes_of(std::uint8_t{55})})));
   EXPECT_EQ(bs::serialized_size(r), buf.size());
   Reading back{};
   ASSERT_TRUE(bs::deserialize(buf, back));
@@ -473,8 +478,8 @@ TEST(Dispatch, MinimalCustomBufferFailureStopsAtTheFailingField) {
   bs::Buffer reference;
   ASSERT_TRUE(bs::serialize(reference, o));
   const auto full = to_vector(reference.bytes());
-  for (const std::size_t limit : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{20},
-                                  full.size() - 1}) {
+  for (const std::size_t limit :
+       {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{20}, full.size() - 1}) {
     MinimalBuffer custom;
     custom.limit = limit;
     EXPECT_FALSE(bs::serialize(custom, o)) << limit;

@@ -65,9 +65,7 @@ static_assert(!detail::std_codec::is_object_bytes<native, std::array<std::option
 
 TEST(StdArray, Golden) {
   SKIP_UNLESS_LITTLE_ENDIAN();
-  EXPECT_EQ(hex_of(std::array<std::int32_t, 3>{1, 2, 3}), "01000000"
-                                                          "02000000"
-                                                          "03000000");
+  EXPECT_EQ(hex_of(std::array<std::int32_t, 3>{1, 2, 3}), "01000000" "02000000" "03000000");
   EXPECT_EQ(hex_of(std::array<std::int32_t, 0>{}), "");
   EXPECT_EQ(hex_of(std::array<bool, 3>{true, false, true}), "010001");
   EXPECT_EQ(hex_of(std::array<std::string, 2>{"a", ""}), "0100000000000000"
@@ -76,8 +74,7 @@ TEST(StdArray, Golden) {
   // Elements with their own codec are not memcpy'd, although the array is
   // trivially copyable: one presence byte each.
   EXPECT_EQ(hex_of(std::array<std::optional<std::uint8_t>, 2>{std::uint8_t{5}, std::nullopt}),
-            "0105"
-            "00");
+            "0105" "00");
   EXPECT_EQ(hex_of(std::array<std::array<std::uint8_t, 2>, 2>{{{1, 2}, {3, 4}}}), "01020304");
 }
 
@@ -132,10 +129,7 @@ TEST(StdSpan, SameBytesAsVector) {
   const std::span<const std::int32_t> dynamic_span(v);
   const std::span<const std::int32_t, 3> fixed_span(v.data(), 3);
   const std::span<std::int32_t> mutable_span(const_cast<std::int32_t*>(v.data()), v.size());
-  EXPECT_EQ(hex_of(dynamic_span), "0300000000000000"
-                                  "01000000"
-                                  "02000000"
-                                  "03000000");
+  EXPECT_EQ(hex_of(dynamic_span), "0300000000000000" "01000000" "02000000" "03000000");
   EXPECT_EQ(hex_of(dynamic_span), hex_of(v));
   EXPECT_EQ(hex_of(fixed_span), hex_of(v));
   EXPECT_EQ(hex_of(mutable_span), hex_of(v));

@@ -66,8 +66,7 @@ static_assert(detail::std_codec::min_size_of<native, std::chrono::milliseconds>(
 static_assert(!detail::std_codec::is_object_bytes<native, std::bitset<16>>());
 static_assert(max_serialized_size_v<std::chrono::milliseconds> == sizeof(std::int64_t));
 static_assert(max_serialized_size_v<std::chrono::duration<std::int32_t>> == 4);
-static_assert(max_serialized_size_v<std::chrono::sys_seconds> ==
-              sizeof(std::chrono::seconds::rep));
+static_assert(max_serialized_size_v<std::chrono::sys_seconds> == sizeof(std::chrono::seconds::rep));
 static_assert(max_serialized_size_v<Color> == 1);
 static_assert(max_serialized_size_v<Level> == 2);
 static_assert(max_serialized_size_v<std::bitset<8>> == sizeof(std::bitset<8>));
@@ -118,10 +117,10 @@ TEST(StdChrono, RoundTrip) {
   expect_round_trip(std::chrono::system_clock::now());
   expect_round_trip(std::chrono::steady_clock::now());
   expect_round_trip(std::vector<std::chrono::microseconds>{1us, 2us, 3us});
-  expect_round_trip(Event{std::chrono::system_clock::time_point{5s}, 250ms, Color::green,
-                          {1s, 2s}});
-  expect_every_truncation_fails<Event>(encode(
-      Event{std::chrono::system_clock::time_point{5s}, 250ms, Color::green, {1s, 2s}}));
+  expect_round_trip(
+      Event{std::chrono::system_clock::time_point{5s}, 250ms, Color::green, {1s, 2s}});
+  expect_every_truncation_fails<Event>(
+      encode(Event{std::chrono::system_clock::time_point{5s}, 250ms, Color::green, {1s, 2s}}));
 }
 
 TEST(StdEnum, UnderlyingInteger) {
@@ -137,8 +136,8 @@ TEST(StdEnum, UnderlyingInteger) {
 TEST(StdByte, OneByteEach) {
   EXPECT_EQ(hex_of(std::byte{0xab}), "ab");
   EXPECT_EQ(hex_of(char8_t{0x7f}), "7f");
-  EXPECT_EQ(hex_of(std::vector<std::byte>{std::byte{1}, std::byte{2}}), hex_of(
-      std::vector<std::uint8_t>{1, 2}));
+  EXPECT_EQ(hex_of(std::vector<std::byte>{std::byte{1}, std::byte{2}}),
+            hex_of(std::vector<std::uint8_t>{1, 2}));
   expect_round_trip(std::vector<char8_t>{u8'a', u8'b'});
 }
 

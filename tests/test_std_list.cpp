@@ -25,16 +25,12 @@ static_assert(!BoundedSize<std::forward_list<int>>);
 
 TEST(StdList, GoldenSameAsVector) {
   SKIP_UNLESS_LITTLE_ENDIAN();
-  const char* expected = "0300000000000000"
-                         "01000000"
-                         "02000000"
-                         "03000000";
+  const char* expected = "0300000000000000" "01000000" "02000000" "03000000";
   EXPECT_EQ(hex_of(std::list<std::int32_t>{1, 2, 3}), expected);
   EXPECT_EQ(hex_of(std::forward_list<std::int32_t>{1, 2, 3}), expected);
   EXPECT_EQ(hex_of(std::deque<std::int32_t>{1, 2, 3}), expected);
   EXPECT_EQ(hex_of(std::vector<std::int32_t>{1, 2, 3}), expected);
-  EXPECT_EQ(hex_of(std::list<bool>{true, false}), "0200000000000000"
-                                                  "0100");
+  EXPECT_EQ(hex_of(std::list<bool>{true, false}), "0200000000000000" "0100");
   EXPECT_EQ(hex_of(std::forward_list<int>{}), "0000000000000000");
 }
 
@@ -78,8 +74,8 @@ TEST(StdList, Failures) {
   expect_decode_error<std::deque<int>>("ffffffffffffffff", errc::truncated, 0);
   expect_decode_error<std::list<bool>>("0200000000000000" "0003", errc::invalid_value, 9);
   expect_decode_error<std::forward_list<bool>>("0100000000000000" "09", errc::invalid_value, 8);
-  expect_decode_error<std::deque<std::optional<int>>>("0100000000000000" "04",
-                                                      errc::invalid_value, 8);
+  expect_decode_error<std::deque<std::optional<int>>>(
+      "0100000000000000" "04", errc::invalid_value, 8);
   expect_every_truncation_fails<std::list<std::string>>(encode(std::list<std::string>{"a", "b"}));
   expect_every_truncation_fails<std::forward_list<std::string>>(
       encode(std::forward_list<std::string>{"ab", "c"}));

@@ -129,12 +129,9 @@ TEST(StdMap, DecodingReplacesContents) {
 
 TEST(StdMap, DuplicateKeyIsInvalid) {
   SKIP_UNLESS_LITTLE_ENDIAN(); // decodes hand-written little-endian native bytes
-  const char* dup = "0200000000000000"
-                    "01000000" "0a000000"
-                    "01000000" "0b000000";
+  const char* dup = "0200000000000000" "01000000" "0a000000" "01000000" "0b000000";
   expect_decode_error<std::map<std::int32_t, std::int32_t>>(dup, errc::invalid_value, 16);
-  expect_decode_error<std::unordered_map<std::int32_t, std::int32_t>>(dup, errc::invalid_value,
-                                                                      16);
+  expect_decode_error<std::unordered_map<std::int32_t, std::int32_t>>(dup, errc::invalid_value, 16);
   // The multi containers take both entries.
   const auto bytes = from_hex(dup);
   BufferView view(bytes);
@@ -173,8 +170,8 @@ TEST(StdMap, HostileCount) {
   expect_decode_error<std::map<int, int>>("ffffffffffffffff", errc::truncated, 0);
   expect_decode_error<std::unordered_map<int, int>>("ffffffffffffffff", errc::truncated, 0);
   // Two 8-byte entries announced, one present.
-  expect_decode_error<std::map<int, int>>("0200000000000000" "0100000002000000", errc::truncated,
-                                          0);
+  expect_decode_error<std::map<int, int>>(
+      "0200000000000000" "0100000002000000", errc::truncated, 0);
   // From a stream the count cannot be checked: the bucket reservation is bounded.
   const auto bytes = from_hex("0000000001000000" "01000000");
   allocation_stats::reset();

@@ -66,8 +66,8 @@ inline Document sample_document() {
   d.fields["ratio"] = 0.5;
   d.fields["title"] = std::string("doc");
   d.fields["blob"] = std::vector<std::uint8_t>{0, 1, 255};
-  d.extras = std::vector<std::variant<int, std::string, Address>>{
-      1, std::string("two"), Address{"Paris", std::nullopt}};
+  d.extras = std::vector<std::variant<int, std::string, Address>>{1, std::string("two"),
+                                                                  Address{"Paris", std::nullopt}};
   d.teams["core"] = {Person{"ada", 36, {{"role", "lead"}}, {{"London", "NW1"}}},
                      Person{"bob", 0, {}, {}}};
   d.teams["empty"] = {};
@@ -86,9 +86,10 @@ using namespace std_nested_test;
 
 static_assert(!BoundedSize<Document>);
 static_assert(!BoundedSize<Person>);
-static_assert(max_serialized_size_v<std::tuple<std::optional<std::array<std::variant<
-                  std::monostate, std::pair<std::uint8_t, std::uint16_t>>, 2>>>> ==
-              1 + 2 * (4 + 3));
+static_assert(
+    max_serialized_size_v<std::tuple<std::optional<
+        std::array<std::variant<std::monostate, std::pair<std::uint8_t, std::uint16_t>>, 2>>>> ==
+    1 + 2 * (4 + 3));
 
 TEST(StdNested, GoldenSmallCombination) {
   SKIP_UNLESS_LITTLE_ENDIAN();

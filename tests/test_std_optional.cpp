@@ -41,14 +41,10 @@ static_assert(detail::std_codec::min_size_of<native, std::optional<std::string>>
 TEST(StdOptional, Golden) {
   SKIP_UNLESS_LITTLE_ENDIAN();
   EXPECT_EQ(hex_of(std::optional<std::int32_t>{}), "00");
-  EXPECT_EQ(hex_of(std::optional<std::int32_t>{7}), "01"
-                                                    "07000000");
-  EXPECT_EQ(hex_of(std::optional<std::string>{"hi"}), "01"
-                                                      "0200000000000000"
-                                                      "6869");
+  EXPECT_EQ(hex_of(std::optional<std::int32_t>{7}), "01" "07000000");
+  EXPECT_EQ(hex_of(std::optional<std::string>{"hi"}), "01" "0200000000000000" "6869");
   EXPECT_EQ(hex_of(std::optional<std::optional<std::uint8_t>>{std::optional<std::uint8_t>{}}),
-            "01"
-            "00");
+            "01" "00");
   EXPECT_EQ(hex_of(std::optional<bool>{false}), "0100");
 }
 

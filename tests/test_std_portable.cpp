@@ -69,21 +69,16 @@ static_assert(detail::std_codec::min_size_of<portable, Padded>() == 5);
 TEST(StdPortable, GoldenContainersOfScalars) {
   SKIP_UNLESS_LITTLE_ENDIAN();
   const std::vector<std::int32_t> v{1, 2, 3};
-  EXPECT_EQ(hex_of<portable>(v), "0300000000000000"
-                                 "01000000"
-                                 "02000000"
-                                 "03000000");
+  EXPECT_EQ(hex_of<portable>(v), "0300000000000000" "01000000" "02000000" "03000000");
   EXPECT_EQ(hex_of<portable>(v), hex_of(v));
-  EXPECT_EQ(hex_of<portable>(std::optional<std::int32_t>{7}), "01"
-                                                              "07000000");
-  EXPECT_EQ(hex_of<portable>(std::variant<std::int32_t, double>{1.0}), "01000000"
-                                                                       "000000000000f03f");
+  EXPECT_EQ(hex_of<portable>(std::optional<std::int32_t>{7}), "01" "07000000");
+  EXPECT_EQ(hex_of<portable>(std::variant<std::int32_t, double>{1.0}),
+            "01000000" "000000000000f03f");
   EXPECT_EQ(hex_of<portable>(std::map<std::uint16_t, bool>{{0x0102, true}}),
             "0100000000000000"
             "0201"
             "01");
-  EXPECT_EQ(hex_of<portable>(std::u16string_view(u"hi")), "0200000000000000"
-                                                          "68006900");
+  EXPECT_EQ(hex_of<portable>(std::u16string_view(u"hi")), "0200000000000000" "68006900");
 }
 
 TEST(StdPortable, GoldenPaddedElementsAreFieldByField) {
@@ -92,11 +87,8 @@ TEST(StdPortable, GoldenPaddedElementsAreFieldByField) {
             "0200000000000000"
             "01" "02000000"
             "03" "04000000");
-  EXPECT_EQ(hex_of<portable>(std::array<Padded, 1>{{{5, 6}}}), "05"
-                                                               "06000000");
-  EXPECT_EQ(hex_of<portable>(std::optional<Padded>{Padded{7, 8}}), "01"
-                                                                   "07"
-                                                                   "08000000");
+  EXPECT_EQ(hex_of<portable>(std::array<Padded, 1>{{{5, 6}}}), "05" "06000000");
+  EXPECT_EQ(hex_of<portable>(std::optional<Padded>{Padded{7, 8}}), "01" "07" "08000000");
   // Native copies the 8-byte objects, padding included.
   EXPECT_EQ(encode(std::vector<Padded>{{1, 2}}).size(), 8u + 8u);
   EXPECT_EQ(encode<portable>(std::vector<Padded>{{1, 2}}).size(), 8u + 5u);
@@ -110,8 +102,8 @@ TEST(StdPortable, RoundTrips) {
   expect_round_trip<portable>(std::list<std::u32string>{U"a", U"bc"});
   expect_round_trip<portable>(std::deque<std::optional<Padded>>{Padded{9, 9}, std::nullopt});
   expect_round_trip<portable>(std::set<std::tuple<int, std::string>>{{1, "a"}, {2, "b"}});
-  expect_round_trip<portable>(std::unordered_map<std::string, std::pair<Padded, double>>{
-      {"k", {{1, 2}, 3.0}}});
+  expect_round_trip<portable>(
+      std::unordered_map<std::string, std::pair<Padded, double>>{{"k", {{1, 2}, 3.0}}});
   expect_round_trip<portable>(Record{"r", Padded{1, 2}, std::u16string(u"v"), {{1, {true}}}});
   expect_round_trip<portable>(Record{});
 }
@@ -129,12 +121,11 @@ TEST(StdPortable, FailuresAsInNative) {
   expect_every_truncation_fails<Record, portable>(
       encode<portable>(Record{"r", Padded{1, 2}, 2.0, {{1, {true, false}}, {2, {}}}}));
   expect_decode_error<std::optional<Padded>, portable>("02" "0102000000", errc::invalid_value, 0);
-  expect_decode_error<std::variant<int, Padded>, portable>("05000000" "00000000",
-                                                           errc::invalid_value, 0);
-  expect_decode_error<std::vector<bool>, portable>("0100000000000000" "02", errc::invalid_value,
-                                                   8);
-  expect_decode_error<std::set<std::uint8_t>, portable>("0200000000000000" "0303",
-                                                        errc::invalid_value, 9);
+  expect_decode_error<std::variant<int, Padded>, portable>(
+      "05000000" "00000000", errc::invalid_value, 0);
+  expect_decode_error<std::vector<bool>, portable>("0100000000000000" "02", errc::invalid_value, 8);
+  expect_decode_error<std::set<std::uint8_t>, portable>(
+      "0200000000000000" "0303", errc::invalid_value, 9);
   // Count check with the portable element size (5 bytes per Padded, not 8).
   expect_decode_error<std::vector<Padded>, portable>("0200000000000000" "0102000000" "0304",
                                                      errc::truncated, 0);

@@ -27,13 +27,11 @@ TEST(StdSet, Golden) {
                                                      "02000000"
                                                      "03000000");
   EXPECT_EQ(hex_of(std::set<int>{}), "0000000000000000");
-  EXPECT_EQ(hex_of(std::multiset<std::uint8_t>{2, 1, 2}), "0300000000000000"
-                                                          "010202");
+  EXPECT_EQ(hex_of(std::multiset<std::uint8_t>{2, 1, 2}), "0300000000000000" "010202");
   EXPECT_EQ(hex_of(std::set<std::string, std::greater<>>{"a", "b"}), "0200000000000000"
                                                                      "0100000000000000" "62"
                                                                      "0100000000000000" "61");
-  EXPECT_EQ(hex_of(std::unordered_set<std::uint16_t>{0x0a0b}), "0100000000000000"
-                                                               "0b0a");
+  EXPECT_EQ(hex_of(std::unordered_set<std::uint16_t>{0x0a0b}), "0100000000000000" "0b0a");
 }
 
 TEST(StdSet, RoundTrip) {
@@ -59,10 +57,7 @@ TEST(StdSet, DecodingReplacesContents) {
 
 TEST(StdSet, DuplicateKeyIsInvalid) {
   SKIP_UNLESS_LITTLE_ENDIAN(); // decodes hand-written little-endian native bytes
-  const char* dup = "0300000000000000"
-                    "01000000"
-                    "02000000"
-                    "01000000";
+  const char* dup = "0300000000000000" "01000000" "02000000" "01000000";
   expect_decode_error<std::set<std::int32_t>>(dup, errc::invalid_value, 16);
   expect_decode_error<std::unordered_set<std::int32_t>>(dup, errc::invalid_value, 16);
   expect_decode_error<std::set<std::string>>("0200000000000000"
@@ -87,8 +82,8 @@ TEST(StdSet, KeysAreValidated) {
 
 TEST(StdSet, HostileCountAndTruncation) {
   expect_decode_error<std::set<int>>("ffffffffffffffff", errc::truncated, 0);
-  expect_decode_error<std::unordered_set<std::string>>("0300000000000000" "0000000000000000",
-                                                       errc::truncated, 0);
+  expect_decode_error<std::unordered_set<std::string>>(
+      "0300000000000000" "0000000000000000", errc::truncated, 0);
   expect_every_truncation_fails<std::set<std::string>>(encode(std::set<std::string>{"a", "bc"}));
   expect_every_truncation_fails<std::unordered_multiset<int>>(
       encode(std::unordered_multiset<int>{1, 1}));

@@ -45,22 +45,15 @@ static_assert(detail::std_codec::min_size_of<native, std::u16string>() == 8);
 
 TEST(StdString, GoldenCharacterTypes) {
   SKIP_UNLESS_LITTLE_ENDIAN();
-  EXPECT_EQ(hex_of(std::string("ab")), "0200000000000000"
-                                       "6162");
+  EXPECT_EQ(hex_of(std::string("ab")), "0200000000000000" "6162");
   // The length counts characters, not bytes.
-  EXPECT_EQ(hex_of(std::u8string(u8"h\u00e9")), "0300000000000000"
-                                                "68c3a9");
-  EXPECT_EQ(hex_of(std::u16string(u"hi")), "0200000000000000"
-                                           "68006900");
-  EXPECT_EQ(hex_of(std::u32string(U"A\U0001F600")), "0200000000000000"
-                                                    "41000000"
-                                                    "00f60100");
+  EXPECT_EQ(hex_of(std::u8string(u8"h\u00e9")), "0300000000000000" "68c3a9");
+  EXPECT_EQ(hex_of(std::u16string(u"hi")), "0200000000000000" "68006900");
+  EXPECT_EQ(hex_of(std::u32string(U"A\U0001F600")), "0200000000000000" "41000000" "00f60100");
   if constexpr (sizeof(wchar_t) == 4) {
-    EXPECT_EQ(hex_of(std::wstring(L"A")), "0100000000000000"
-                                          "41000000");
+    EXPECT_EQ(hex_of(std::wstring(L"A")), "0100000000000000" "41000000");
   } else {
-    EXPECT_EQ(hex_of(std::wstring(L"A")), "0100000000000000"
-                                          "4100");
+    EXPECT_EQ(hex_of(std::wstring(L"A")), "0100000000000000" "4100");
   }
   EXPECT_EQ(hex_of(std::u16string()), "0000000000000000");
 }
@@ -93,8 +86,7 @@ TEST(StdString, HostileLengths) {
 
 TEST(StdStringView, SameBytesAsString) {
   SKIP_UNLESS_LITTLE_ENDIAN();
-  EXPECT_EQ(hex_of("abc"sv), "0300000000000000"
-                             "616263");
+  EXPECT_EQ(hex_of("abc"sv), "0300000000000000" "616263");
   EXPECT_EQ(hex_of("abc"sv), hex_of(std::string("abc")));
   EXPECT_EQ(hex_of(std::u16string_view(u"hi")), hex_of(std::u16string(u"hi")));
   EXPECT_EQ(hex_of(std::u32string_view(U"hi")), hex_of(std::u32string(U"hi")));

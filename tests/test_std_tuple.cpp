@@ -33,8 +33,7 @@ static_assert(detail::std_codec::min_size_of<native, std::tuple<int, std::string
 TEST(StdTuple, GoldenPair) {
   SKIP_UNLESS_LITTLE_ENDIAN();
   // No padding between members, unlike the object's 4 bytes.
-  EXPECT_EQ(hex_of(std::pair<std::uint8_t, std::uint16_t>{1, 0x0203}), "01"
-                                                                       "0302");
+  EXPECT_EQ(hex_of(std::pair<std::uint8_t, std::uint16_t>{1, 0x0203}), "01" "0302");
   EXPECT_EQ(hex_of(std::pair<std::int32_t, std::string>{-2, "p"}), "feffffff"
                                                                    "0100000000000000"
                                                                    "70");
@@ -62,8 +61,8 @@ TEST(StdTuple, RoundTrip) {
   expect_round_trip(std::pair<std::string, std::vector<std::string>>{"k", {"v1", "v2"}});
   expect_round_trip(std::tuple<>{});
   expect_round_trip(std::tuple<int>{7});
-  expect_round_trip(std::tuple<std::string, std::optional<int>, std::pair<bool, char>>{
-      "s", 3, {true, 'c'}});
+  expect_round_trip(
+      std::tuple<std::string, std::optional<int>, std::pair<bool, char>>{"s", 3, {true, 'c'}});
   expect_round_trip(std::vector<std::pair<std::string, int>>{{"a", 1}, {"b", 2}});
   expect_round_trip(std::tuple<std::tuple<std::tuple<int>>, std::pair<std::pair<int, int>, int>>{
       {{1}}, {{2, 3}, 4}});
@@ -103,8 +102,8 @@ TEST(StdTuple, InFixedBuffer) {
 
 TEST(StdTuple, MembersAreValidated) {
   expect_decode_error<std::pair<int, bool>>("01000000" "05", errc::invalid_value, 4);
-  expect_decode_error<std::tuple<std::uint8_t, std::optional<int>>>("00" "03", errc::invalid_value,
-                                                                    1);
+  expect_decode_error<std::tuple<std::uint8_t, std::optional<int>>>(
+      "00" "03", errc::invalid_value, 1);
 }
 
 TEST(StdTuple, Truncation) {

@@ -49,17 +49,12 @@ static_assert(detail::std_codec::min_size_of<native, std::variant<int, double>>(
 TEST(StdVariant, Golden) {
   SKIP_UNLESS_LITTLE_ENDIAN();
   EXPECT_EQ(hex_of(Shape{}), "00000000");
-  EXPECT_EQ(hex_of(Shape{std::int32_t{5}}), "01000000"
-                                            "05000000");
-  EXPECT_EQ(hex_of(Shape{1.0}), "02000000"
-                                "000000000000f03f");
-  EXPECT_EQ(hex_of(Shape{std::string("ok")}), "03000000"
-                                              "0200000000000000"
-                                              "6f6b");
+  EXPECT_EQ(hex_of(Shape{std::int32_t{5}}), "01000000" "05000000");
+  EXPECT_EQ(hex_of(Shape{1.0}), "02000000" "000000000000f03f");
+  EXPECT_EQ(hex_of(Shape{std::string("ok")}), "03000000" "0200000000000000" "6f6b");
   // Same type twice: the index tells them apart.
   EXPECT_EQ(hex_of(std::variant<std::uint8_t, std::uint8_t>{std::in_place_index<1>, 9}),
-            "01000000"
-            "09");
+            "01000000" "09");
   EXPECT_EQ(hex_of(std::monostate{}), "");
 }
 
@@ -96,16 +91,16 @@ TEST(StdVariant, DecodingSwitchesAlternative) {
 TEST(StdVariant, ManyAlternatives) {
   SKIP_UNLESS_LITTLE_ENDIAN(); // decodes hand-written little-endian native bytes
   // A flat fold, no recursion per alternative: 40 alternatives compile and work.
-  using Wide = std::variant<char, short, int, long, long long, unsigned char, unsigned short,
-                            unsigned, unsigned long, unsigned long long, float, double,
-                            std::string, std::monostate, bool, std::int8_t, char16_t, char32_t,
-                            wchar_t, std::vector<int>, std::optional<int>, std::u16string,
-                            std::vector<std::string>, std::vector<bool>, std::uint64_t,
-                            std::vector<double>, std::optional<std::string>, std::u32string,
-                            std::vector<char>, std::vector<short>, std::vector<long>,
-                            std::vector<float>, std::optional<double>, std::optional<bool>,
-                            std::optional<char>, std::optional<short>, std::optional<long>,
-                            std::optional<float>, std::vector<std::u16string>, long double>;
+  using Wide =
+      std::variant<char, short, int, long, long long, unsigned char, unsigned short, unsigned,
+                   unsigned long, unsigned long long, float, double, std::string, std::monostate,
+                   bool, std::int8_t, char16_t, char32_t, wchar_t, std::vector<int>,
+                   std::optional<int>, std::u16string, std::vector<std::string>, std::vector<bool>,
+                   std::uint64_t, std::vector<double>, std::optional<std::string>, std::u32string,
+                   std::vector<char>, std::vector<short>, std::vector<long>, std::vector<float>,
+                   std::optional<double>, std::optional<bool>, std::optional<char>,
+                   std::optional<short>, std::optional<long>, std::optional<float>,
+                   std::vector<std::u16string>, long double>;
   static_assert(std::variant_size_v<Wide> == 40);
   Wide w{std::in_place_index<38>, std::vector<std::u16string>{u"x"}};
   const auto bytes = expect_round_trip(w);

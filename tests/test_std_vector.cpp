@@ -88,8 +88,7 @@ TEST(StdVector, GoldenInts) {
             "01000000"
             "02000000"
             "03000000");
-  EXPECT_EQ(hex_of(std::vector<std::uint16_t>{0x0102}), "0100000000000000"
-                                                        "0201");
+  EXPECT_EQ(hex_of(std::vector<std::uint16_t>{0x0102}), "0100000000000000" "0201");
 }
 
 TEST(StdVector, GoldenEmpty) {
@@ -100,8 +99,7 @@ TEST(StdVector, GoldenEmpty) {
 
 TEST(StdVector, GoldenBool) {
   SKIP_UNLESS_LITTLE_ENDIAN();
-  EXPECT_EQ(hex_of(std::vector<bool>{true, false, true}), "0300000000000000"
-                                                          "010001");
+  EXPECT_EQ(hex_of(std::vector<bool>{true, false, true}), "0300000000000000" "010001");
 }
 
 TEST(StdVector, GoldenStrings) {
@@ -115,10 +113,7 @@ TEST(StdVector, GoldenStrings) {
 
 TEST(StdVector, GoldenStructsAndArrays) {
   SKIP_UNLESS_LITTLE_ENDIAN();
-  EXPECT_EQ(hex_of(std::vector<Pair32>{{1, -1}}),
-            "0100000000000000"
-            "01000000"
-            "ffffffff");
+  EXPECT_EQ(hex_of(std::vector<Pair32>{{1, -1}}), "0100000000000000" "01000000" "ffffffff");
   EXPECT_EQ(hex_of(std::vector<std::array<std::uint16_t, 2>>{{1, 2}, {3, 4}}),
             "0200000000000000"
             "01000200"
@@ -319,8 +314,8 @@ TEST(StdVector, BoolBytesAreValidated) {
   expect_decode_error<std::vector<bool>>("0300000000000000" "010200", errc::invalid_value, 9);
   expect_decode_error<std::vector<bool>>("0100000000000000" "ff", errc::invalid_value, 8);
   // bool elements reached through other codecs are validated by the core.
-  expect_decode_error<std::vector<std::array<bool, 2>>>("0100000000000000" "0103",
-                                                        errc::invalid_value, 9);
+  expect_decode_error<std::vector<std::array<bool, 2>>>(
+      "0100000000000000" "0103", errc::invalid_value, 9);
   // An invalid byte far into a long vector<bool> (past the stream path's block size).
   std::string hex = "2c01000000000000"; // 300
   for (int i = 0; i < 299; ++i) hex += "01";

@@ -102,8 +102,8 @@ void expect_roundtrip(const S& s) {
   EXPECT_EQ(bs::serialized_size(s), buf.size());
   EXPECT_TRUE(to_vector(buf.bytes()) == expected_wire(s)) << "wire bytes differ";
 
-  S back = make<S>({'o', 'l', 'd', ' ', 'c', 'o', 'n', 't', 'e', 'n', 't', ' ', 'i', 's', ' ',
-                    'r', 'e', 'p', 'l', 'a', 'c', 'e', 'd'});
+  S back = make<S>({'o', 'l', 'd', ' ', 'c', 'o', 'n', 't', 'e', 'n', 't', ' ',
+                    'i', 's', ' ', 'r', 'e', 'p', 'l', 'a', 'c', 'e', 'd'});
   ASSERT_TRUE(bs::deserialize(buf, back));
   EXPECT_TRUE(back == s);
   EXPECT_EQ(buf.remaining(), 0u);
@@ -198,7 +198,8 @@ namespace {
 // [uint32 header][uint64 length = claimed][payload bytes]; the string decode
 // starts at offset 4.
 std::vector<std::byte> hostile_message(std::uint64_t claimed, std::size_t payload) {
-  return cat({bytes_of(std::uint32_t{0xC0FFEE}), bytes_of(claimed), std::vector<std::byte>(payload, std::byte{'p'})});
+  return cat({bytes_of(std::uint32_t{0xC0FFEE}), bytes_of(claimed),
+              std::vector<std::byte>(payload, std::byte{'p'})});
 }
 
 template <class S, class Source>
@@ -295,7 +296,8 @@ TEST(String, HostileLengthFromStreamWithoutRemainingAllocatesBoundedMemory) {
 }
 
 TEST(String, FailedDecodeFromSeekableStreamRewinds) {
-  const auto wire = cat({bytes_of(std::uint64_t{300 * 1024}), std::vector<std::byte>(100 * 1024, std::byte{'q'})});
+  const auto wire = cat(
+      {bytes_of(std::uint64_t{300 * 1024}), std::vector<std::byte>(100 * 1024, std::byte{'q'})});
   StreamSource<false, true> src(wire);
   std::string s;
   EXPECT_FALSE(bs::deserialize(src, s));

@@ -96,13 +96,14 @@ TYPED_TEST(Arithmetic, MinMaxZeroAndOne) {
 }
 
 TEST(Trivial, FloatingPointSpecials) {
-  for (const float f : {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
-                        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
-                        std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::epsilon()})
+  for (const float f :
+       {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
+        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
+        std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::epsilon()})
     expect_bulk(f);
-  for (const double d : {-0.0, std::numeric_limits<double>::infinity(),
-                         std::numeric_limits<double>::signaling_NaN(),
-                         std::numeric_limits<double>::denorm_min()})
+  for (const double d :
+       {-0.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::signaling_NaN(),
+        std::numeric_limits<double>::denorm_min()})
     expect_bulk(d);
   expect_bulk(static_cast<long double>(1.5)); // x86-64: 10 value bytes + 6 padding bytes, all sent
 }

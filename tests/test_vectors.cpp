@@ -56,7 +56,8 @@ std::string hex(std::string_view bytes) {
 
 std::vector<std::string> case_names() {
   std::vector<std::string> names;
-  vector_cases::for_each_case([&](std::string_view name, const auto&) { names.emplace_back(name); });
+  vector_cases::for_each_case(
+      [&](std::string_view name, const auto&) { names.emplace_back(name); });
   return names;
 }
 
@@ -95,8 +96,8 @@ void check_file(std::string_view format, const std::string& name) {
   with_case(name, [&](const auto& value) {
     std::string file;
     const std::string path = vector_path(format, name, ".bin");
-    ASSERT_TRUE(read_file(path, file)) << "cannot read " << path
-                                       << " (regenerate with tools/make_vectors)";
+    ASSERT_TRUE(read_file(path, file))
+        << "cannot read " << path << " (regenerate with tools/make_vectors)";
     const std::string bytes = encode<Opts>(value);
     EXPECT_EQ(hex(bytes), hex(file)) << "serialize<" << format << "> differs from " << path;
     expect_decodes_to<Opts>(file, value);
@@ -134,14 +135,17 @@ TEST_P(Vector, NativeRoundTrip) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Spec, Vector, ::testing::ValuesIn(case_names()),
-                         [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           return param.param;
+                         });
 
 TEST(VectorCases, NamesAreUniqueIdentifiers) {
   std::vector<std::string> names = case_names();
   ASSERT_FALSE(names.empty());
   for (const std::string& n : names) {
     EXPECT_FALSE(n.empty());
-    for (const char c : n) EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_') << n;
+    for (const char c : n)
+      EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_') << n;
   }
   std::sort(names.begin(), names.end());
   EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end()) << "duplicate case name";

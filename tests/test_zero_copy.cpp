@@ -334,8 +334,9 @@ TEST(ArrayView, ChecksBoolElements) {
 }
 
 TEST(ArrayView, HostileCountsFailCleanly) {
-  for (const char* text :
-       {"ffffffffffffffff", "0000000000000020" "00000000", "0200000000000000" "0000803f"}) {
+  for (const char* text : {"ffffffffffffffff",
+                           "0000000000000020" "00000000",
+                           "0200000000000000" "0000803f"}) {
     const auto bytes = unhex(text);
     bs::BufferView in{bytes};
     bs::array_view<float> view;

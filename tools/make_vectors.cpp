@@ -85,8 +85,9 @@ struct Run {
     bs::Buffer buf;
     if (!bs::serialize<Opts>(buf, value)) {
       const std::string why(buf.last_error().message());
-      std::fprintf(stderr, "error: %.*s (%.*s): serialize failed: %s\n", static_cast<int>(name.size()),
-                   name.data(), static_cast<int>(format.size()), format.data(), why.c_str());
+      std::fprintf(stderr, "error: %.*s (%.*s): serialize failed: %s\n",
+                   static_cast<int>(name.size()), name.data(), static_cast<int>(format.size()),
+                   format.data(), why.c_str());
       ++problems;
       return;
     }
@@ -124,10 +125,11 @@ void framed_cases(Run& run, std::string_view format) {
   const std::string dir = "framed/" + std::string(format);
   const auto emit_bytes = [&](const std::string& name, const bs::Buffer& buf) {
     const auto bytes = buf.bytes();
-    run.emit(dir, name + ".bin", std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    run.emit(dir, name + ".bin",
+             std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   };
-  const auto document = [&](const std::string& name, const std::string& kind, const std::string& extra,
-                            const auto& value) {
+  const auto document = [&](const std::string& name, const std::string& kind,
+                            const std::string& extra, const auto& value) {
     using T = std::remove_cvref_t<decltype(value)>;
     std::string out = "{\n  \"name\": \"" + name + "\",\n  \"format\": \"" + std::string(format) +
                       "\",\n  \"kind\": \"" + kind + "\"" + extra;
@@ -150,7 +152,8 @@ void framed_cases(Run& run, std::string_view format) {
     char hash[17];
     std::snprintf(hash, sizeof hash, "%016llx",
                   static_cast<unsigned long long>(bs::schema_hash_v<P, Opts>));
-    document("message_person", "message", ",\n  \"schema_hash\": \"" + std::string(hash) + "\"", person);
+    document("message_person", "message", ",\n  \"schema_hash\": \"" + std::string(hash) + "\"",
+             person);
   }
   value_case("evolvable_v1", workloads::make_profile_v1());
   value_case("evolvable_v2", workloads::make_profile_v2());
@@ -167,7 +170,8 @@ int main(int argc, char** argv) {
     if (arg == "--check") {
       run.check = true;
     } else if (arg == "-h" || arg == "--help") {
-      std::printf("usage: %s [--check] [DIR]   (DIR default: %s)\n", argv[0], run.root.string().c_str());
+      std::printf("usage: %s [--check] [DIR]   (DIR default: %s)\n", argv[0],
+                  run.root.string().c_str());
       return 0;
     } else if (!arg.empty() && arg.front() == '-') {
       std::fprintf(stderr, "unknown option %s\n", argv[i]);
@@ -181,7 +185,8 @@ int main(int argc, char** argv) {
   if (native_host)
     formats.push_back("native");
   else
-    std::fprintf(stderr, "note: not a little-endian LP64 libstdc++ host: native vectors are not %s\n",
+    std::fprintf(stderr,
+                 "note: not a little-endian LP64 libstdc++ host: native vectors are not %s\n",
                  run.check ? "checked" : "written");
 
   if (!run.check) {
@@ -209,7 +214,8 @@ int main(int argc, char** argv) {
   for (const std::string_view format : formats) run.stale("framed/" + std::string(format));
 
   if (run.check) {
-    std::printf("%zu cases, %zu files checked, %d problem(s)\n", cases, run.produced.size(), run.problems);
+    std::printf("%zu cases, %zu files checked, %d problem(s)\n", cases, run.produced.size(),
+                run.problems);
   } else {
     std::printf("%zu cases, %zu files in %s (%zu written)\n", cases, run.produced.size(),
                 run.root.string().c_str(), run.written);

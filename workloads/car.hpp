@@ -63,7 +63,7 @@ struct Car {
   std::array<char, 6> vehicle_code{};
   std::bitset<8> extras;
   Engine engine;
-  std::vector<FuelFigure> fuel_figures;           // 3 entries
+  std::vector<FuelFigure> fuel_figures;               // 3 entries
   std::vector<PerformanceFigure> performance_figures; // 2 entries x 3 accelerations
   std::string manufacturer;
   std::string model;
@@ -84,7 +84,8 @@ inline Car make_car_sequential(std::uint64_t i = 0) {
   c.vehicle_code = {'a', 'b', 'c', 'd', 'e', 'f'};
   c.extras.set(SunRoof).set(CruiseControl);
   c.engine = {2000, 4, 9000, {'1', '2', '3'}, {BoostType::Nitrous, 200}};
-  c.fuel_figures = {{30, 35.9f, "Urban Cycle"}, {55, 49.0f, "Combined Cycle"}, {75, 40.0f, "Highway Cycle"}};
+  c.fuel_figures = {
+      {30, 35.9f, "Urban Cycle"}, {55, 49.0f, "Combined Cycle"}, {75, 40.0f, "Highway Cycle"}};
   c.performance_figures = {{95, {{30, 4.0f}, {60, 7.5f}, {100, 12.2f}}},
                            {99, {{30, 3.8f}, {60, 7.1f}, {100, 11.8f}}}};
   c.manufacturer = "Honda";
@@ -99,7 +100,9 @@ inline Car make_car_random(std::mt19937_64& rng) {
   auto pick = [&](std::uint64_t lo, std::uint64_t hi) {
     return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
   };
-  auto real = [&](float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); };
+  auto real = [&](float lo, float hi) {
+    return std::uniform_real_distribution<float>(lo, hi)(rng);
+  };
   auto word = [&](std::size_t lo, std::size_t hi) {
     std::string s(pick(lo, hi), ' ');
     for (char& ch : s) ch = static_cast<char>(pick('a', 'z'));
@@ -115,16 +118,19 @@ inline Car make_car_random(std::mt19937_64& rng) {
   for (auto& n : c.some_numbers) n = static_cast<std::uint32_t>(pick(0, ~0U));
   for (auto& ch : c.vehicle_code) ch = letter();
   c.extras = std::bitset<8>(pick(0, 7));
-  c.engine = {static_cast<std::uint16_t>(pick(800, 6000)),
-              static_cast<std::uint8_t>(pick(2, 12)),
-              static_cast<std::uint16_t>(pick(5000, 9000)),
-              {letter(), letter(), letter()},
-              {static_cast<BoostType>("TSNK"[pick(0, 3)]), static_cast<std::uint8_t>(pick(0, 255))}};
+  c.engine = {
+      static_cast<std::uint16_t>(pick(800, 6000)),
+      static_cast<std::uint8_t>(pick(2, 12)),
+      static_cast<std::uint16_t>(pick(5000, 9000)),
+      {letter(), letter(), letter()},
+      {static_cast<BoostType>("TSNK"[pick(0, 3)]), static_cast<std::uint8_t>(pick(0, 255))}};
   for (int k = 0; k < 3; ++k)
-    c.fuel_figures.push_back({static_cast<std::uint16_t>(pick(20, 120)), real(10, 80), word(8, 16)});
+    c.fuel_figures.push_back(
+        {static_cast<std::uint16_t>(pick(20, 120)), real(10, 80), word(8, 16)});
   for (int k = 0; k < 2; ++k) {
     PerformanceFigure pf{static_cast<std::uint8_t>(pick(85, 100)), {}};
-    for (int a = 0; a < 3; ++a) pf.acceleration.push_back({static_cast<std::uint16_t>(pick(10, 120)), real(2, 20)});
+    for (int a = 0; a < 3; ++a)
+      pf.acceleration.push_back({static_cast<std::uint16_t>(pick(10, 120)), real(2, 20)});
     c.performance_figures.push_back(std::move(pf));
   }
   c.manufacturer = word(3, 10);

@@ -50,10 +50,15 @@ struct ProfileV3 {
 
 inline ProfileV1 make_profile_v1() { return {.name = "Ann", .id = 1}; }
 inline ProfileV2 make_profile_v2() {
-  return {.name = "John Doe", .id = 25, .email = "john.doe@example.com", .scores = {2.1f, 3.2f, 4.5f}};
+  return {
+      .name = "John Doe", .id = 25, .email = "john.doe@example.com", .scores = {2.1f, 3.2f, 4.5f}};
 }
 inline ProfileV3 make_profile_v3() {
-  return {.name = "Bo", .id = 3, .email = "b@x.org", .scores = {1.0f}, .limits = {.max_users = 100, .max_rooms = 7}};
+  return {.name = "Bo",
+          .id = 3,
+          .email = "b@x.org",
+          .scores = {1.0f},
+          .limits = {.max_users = 100, .max_rooms = 7}};
 }
 
 } // namespace workloads

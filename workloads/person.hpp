@@ -19,7 +19,8 @@ struct Person {
 
 // The seed's exact value.
 inline Person make_person() {
-  return {.name = "John Doe", .id = 25, .email = "john.doe@example.com", .scores = {2.1f, 3.2f, 4.5f}};
+  return {
+      .name = "John Doe", .id = 25, .email = "john.doe@example.com", .scores = {2.1f, 3.2f, 4.5f}};
 }
 
 } // namespace workloads

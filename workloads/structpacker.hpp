@@ -50,7 +50,8 @@ inline SmallMessage make_small_message(std::uint64_t seed = 7) {
   m.time_posted = DateTime{std::chrono::microseconds{1'700'000'000'000'000}};
   m.time_to_live = std::chrono::hours{48};
   m.sender = "alice@example.org";
-  m.text = "Test message with a body long enough to look like a short chat line, sent by the benchmark.";
+  m.text =
+      "Test message with a body long enough to look like a short chat line, sent by the benchmark.";
   for (int i = 0; i < 16; ++i) m.recipients.push_back(static_cast<std::int32_t>(rng() % 100000));
   for (int i = 0; i < 9; ++i) m.readings.push_back(static_cast<double>(rng() % 10000) / 7.0);
   m.tags = {"inbox", "work", "urgent", "follow-up"};
@@ -59,11 +60,11 @@ inline SmallMessage make_small_message(std::uint64_t seed = 7) {
 
 struct LargeMessage {
   SmallMessage header;
-  std::vector<double> samples;         // 160'000 x 8 B = 1.28 MB
-  std::vector<std::int32_t> ids;       // 150'000 x 4 B = 0.6 MB
-  std::vector<float> weights;          // 25'000 x 4 B = 0.1 MB
-  std::vector<std::string> labels;     // 1'000 short strings
-  std::vector<DateTime> timestamps;    // 2'000 x 8 B
+  std::vector<double> samples;      // 160'000 x 8 B = 1.28 MB
+  std::vector<std::int32_t> ids;    // 150'000 x 4 B = 0.6 MB
+  std::vector<float> weights;       // 25'000 x 4 B = 0.1 MB
+  std::vector<std::string> labels;  // 1'000 short strings
+  std::vector<DateTime> timestamps; // 2'000 x 8 B
   bool operator==(const LargeMessage&) const = default;
 };
 
@@ -81,7 +82,8 @@ inline LargeMessage make_large_message(std::uint64_t seed = 11) {
   for (std::size_t i = 0; i < m.labels.size(); ++i) m.labels[i] = "label-" + std::to_string(i);
   m.timestamps.resize(2'000);
   for (std::size_t i = 0; i < m.timestamps.size(); ++i)
-    m.timestamps[i] = DateTime{std::chrono::microseconds{1'700'000'000'000'000 + static_cast<std::int64_t>(i) * 1000}};
+    m.timestamps[i] = DateTime{
+        std::chrono::microseconds{1'700'000'000'000'000 + static_cast<std::int64_t>(i) * 1000}};
   return m;
 }
 

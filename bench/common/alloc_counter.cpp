@@ -106,7 +106,9 @@ void operator delete(void* p, std::align_val_t) noexcept { counted_delete(p); }
 void operator delete[](void* p, std::align_val_t) noexcept { counted_delete(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_delete(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_delete(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { counted_delete(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept {
+  counted_delete(p);
+}
 void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept {
   counted_delete(p);
 }

@@ -41,9 +41,9 @@ inline void add_build_context() {
   benchmark::AddCustomContext("compiler", BENCH_COMPILER);
   benchmark::AddCustomContext("cxx_flags", BENCH_CXX_FLAGS);
   benchmark::AddCustomContext("build_type", BENCH_BUILD_TYPE);
-  benchmark::AddCustomContext("alloc_counter",
-                              alloc_counter_sees_malloc() ? "operator new + malloc family"
-                                                          : "operator new only");
+  benchmark::AddCustomContext("alloc_counter", alloc_counter_sees_malloc()
+                                                   ? "operator new + malloc family"
+                                                   : "operator new only");
 }
 
 // Hand a value's address to the optimiser as "used and possibly changed by

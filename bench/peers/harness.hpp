@@ -43,8 +43,8 @@ struct cell_meta {
   std::string status = "ok"; // ok | error | unsupported
   std::string error;         // why, when status != ok
   std::size_t pool_size = 0;
-  double wire_bytes = 0;     // mean over the pool
-  double zlib_bytes = 0;     // mean of compress2(level 6) per message
+  double wire_bytes = 0;        // mean over the pool
+  double zlib_bytes = 0;        // mean of compress2(level 6) per message
   double serialize_allocs = -1; // per op, after warm-up (-1: not measured)
   double deserialize_allocs = -1;
   double traverse_allocs = -1;
@@ -76,13 +76,17 @@ concept has_bind = requires(A& a, const std::vector<T>& p) { a.bind(p); };
 
 template <class A>
 constexpr bool timed_serialize() {
-  if constexpr (requires { A::timed_serialize; }) return A::timed_serialize;
-  else return true;
+  if constexpr (requires { A::timed_serialize; })
+    return A::timed_serialize;
+  else
+    return true;
 }
 template <class A>
 constexpr bool timed_deserialize() {
-  if constexpr (requires { A::timed_deserialize; }) return A::timed_deserialize;
-  else return true;
+  if constexpr (requires { A::timed_deserialize; })
+    return A::timed_deserialize;
+  else
+    return true;
 }
 
 // A received message: its own 16-byte aligned copy of the encoded bytes.
@@ -153,8 +157,10 @@ void add_cell(const char* library) {
     // Round trip, into a fresh value and into one reused across messages
     // (the way the timed loop decodes), compared with operator==.
     auto decode_for_check = [&](bytes_view b, T& v) {
-      if constexpr (detail::has_check_decode<A, T>) return a.check_decode(b, v);
-      else return a.decode(b, v);
+      if constexpr (detail::has_check_decode<A, T>)
+        return a.check_decode(b, v);
+      else
+        return a.decode(b, v);
     };
     T reused{};
     for (int pass = 0; pass < 2; ++pass) {
@@ -163,7 +169,8 @@ void add_cell(const char* library) {
         if (!decode_for_check(st->messages[i].view(), fresh))
           return fail("decode failed (element " + std::to_string(i) + ")");
         if (!(fresh == pool[i]))
-          return fail("round trip mismatch: decoded value != original (element " + std::to_string(i) + ")");
+          return fail("round trip mismatch: decoded value != original (element " +
+                      std::to_string(i) + ")");
         if (!decode_for_check(st->messages[i].view(), reused) || !(reused == pool[i]))
           return fail("round trip mismatch when decoding into a reused value (element " +
                       std::to_string(i) + ")");
@@ -209,20 +216,20 @@ void add_cell(const char* library) {
   const std::size_t count = pool.size();
   if constexpr (detail::timed_serialize<A>()) {
     meta.timed_serialize = true;
-    benchmark::RegisterBenchmark(benchmark_name(W::id, library, "serialize").c_str(),
-                                 [st, count](benchmark::State& state) {
-                                   A& ad = st->adapter;
-                                   const T* values = st->pool->data();
-                                   std::size_t i = 0;
-                                   for (auto _ : state) {
-                                     const bytes_view b = ad.encode(values[i]);
-                                     benchmark::DoNotOptimize(b.data());
-                                     benchmark::DoNotOptimize(b.size());
-                                     if (++i == count) i = 0;
-                                   }
-                                   state.SetBytesProcessed(static_cast<std::int64_t>(
-                                       state.iterations() * st->total_wire / count));
-                                 });
+    benchmark::RegisterBenchmark(
+        benchmark_name(W::id, library, "serialize").c_str(), [st, count](benchmark::State& state) {
+          A& ad = st->adapter;
+          const T* values = st->pool->data();
+          std::size_t i = 0;
+          for (auto _ : state) {
+            const bytes_view b = ad.encode(values[i]);
+            benchmark::DoNotOptimize(b.data());
+            benchmark::DoNotOptimize(b.size());
+            if (++i == count) i = 0;
+          }
+          state.SetBytesProcessed(
+              static_cast<std::int64_t>(state.iterations() * st->total_wire / count));
+        });
   }
   if constexpr (detail::timed_deserialize<A>()) {
     meta.timed_deserialize = true;
@@ -247,19 +254,19 @@ void add_cell(const char* library) {
   }
   if constexpr (detail::has_traverse<A>) {
     meta.timed_traverse = true;
-    benchmark::RegisterBenchmark(benchmark_name(W::id, library, "traverse").c_str(),
-                                 [st, count](benchmark::State& state) {
-                                   A& ad = st->adapter;
-                                   const detail::message* msgs = st->messages.data();
-                                   std::size_t i = 0;
-                                   for (auto _ : state) {
-                                     const std::uint64_t sum = ad.traverse(msgs[i].view());
-                                     benchmark::DoNotOptimize(sum);
-                                     if (++i == count) i = 0;
-                                   }
-                                   state.SetBytesProcessed(static_cast<std::int64_t>(
-                                       state.iterations() * st->total_wire / count));
-                                 });
+    benchmark::RegisterBenchmark(
+        benchmark_name(W::id, library, "traverse").c_str(), [st, count](benchmark::State& state) {
+          A& ad = st->adapter;
+          const detail::message* msgs = st->messages.data();
+          std::size_t i = 0;
+          for (auto _ : state) {
+            const std::uint64_t sum = ad.traverse(msgs[i].view());
+            benchmark::DoNotOptimize(sum);
+            if (++i == count) i = 0;
+          }
+          state.SetBytesProcessed(
+              static_cast<std::int64_t>(state.iterations() * st->total_wire / count));
+        });
   }
   all_cells().push_back(std::move(meta));
 }

@@ -99,7 +99,8 @@ bool write_meta(const std::string& path) {
   std::fprintf(f, "{\n  \"peers_found\": \"%s\",\n  \"peers_missing\": \"%s\",\n",
                json_escape(BENCH_PEERS_FOUND).c_str(), json_escape(BENCH_PEERS_MISSING).c_str());
   std::fprintf(f, "  \"alloc_counter\": \"%s\",\n",
-               bench::alloc_counter_sees_malloc() ? "operator new + malloc family" : "operator new only");
+               bench::alloc_counter_sees_malloc() ? "operator new + malloc family"
+                                                  : "operator new only");
   std::fprintf(f, "  \"cells\": [\n");
   const auto& cells = peers::all_cells();
   for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -122,16 +123,18 @@ bool write_meta(const std::string& path) {
 }
 
 void print_checks() {
-  std::fprintf(stderr, "%-20s %-24s %-6s %10s %10s %8s %8s %8s  %s\n", "workload", "library", "check", "wire B",
-               "zlib B", "ser al", "deser al", "trav al", "note");
+  std::fprintf(stderr, "%-20s %-24s %-6s %10s %10s %8s %8s %8s  %s\n", "workload", "library",
+               "check", "wire B", "zlib B", "ser al", "deser al", "trav al", "note");
   for (const auto& c : peers::all_cells()) {
     if (c.status == "ok")
       std::fprintf(stderr, "%-20s %-24s %-6s %10.1f %10.1f %8.2f %8.2f %8s\n", c.workload.c_str(),
-                   c.library.c_str(), "ok", c.wire_bytes, c.zlib_bytes, c.serialize_allocs, c.deserialize_allocs,
+                   c.library.c_str(), "ok", c.wire_bytes, c.zlib_bytes, c.serialize_allocs,
+                   c.deserialize_allocs,
                    c.traverse_allocs < 0 ? "-" : num(c.traverse_allocs).c_str());
     else
-      std::fprintf(stderr, "%-20s %-24s %-6s %10s %10s %8s %8s %8s  %s\n", c.workload.c_str(), c.library.c_str(),
-                   c.status == "error" ? "FAIL" : "n/a", "-", "-", "-", "-", "-", c.error.c_str());
+      std::fprintf(stderr, "%-20s %-24s %-6s %10s %10s %8s %8s %8s  %s\n", c.workload.c_str(),
+                   c.library.c_str(), c.status == "error" ? "FAIL" : "n/a", "-", "-", "-", "-", "-",
+                   c.error.c_str());
   }
 }
 
@@ -143,9 +146,12 @@ int main(int argc, char** argv) {
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     const std::string_view a = argv[i];
-    if (i > 0 && a.starts_with("--meta_out=")) meta_out = std::string(a.substr(11));
-    else if (i > 0 && a == "--checks_only") checks_only = true;
-    else rest.push_back(argv[i]);
+    if (i > 0 && a.starts_with("--meta_out="))
+      meta_out = std::string(a.substr(11));
+    else if (i > 0 && a == "--checks_only")
+      checks_only = true;
+    else
+      rest.push_back(argv[i]);
   }
   int rest_argc = static_cast<int>(rest.size());
   benchmark::Initialize(&rest_argc, rest.data());

@@ -19,7 +19,8 @@
 namespace peers {
 namespace {
 
-template <class T, bin_serializer::options Opts, bin_serializer::options EncodeOpts = bin_serializer::native>
+template <class T, bin_serializer::options Opts,
+          bin_serializer::options EncodeOpts = bin_serializer::native>
 struct bs_adapter {
   bin_serializer::Buffer buf;
 
@@ -118,9 +119,15 @@ void add(checksum_acc& c, const std::vector<wl::MonsterView>& ms) {
 }
 
 template <class T> struct view_of;
-template <> struct view_of<wl::Person> { using type = wl::PersonView; };
-template <> struct view_of<wl::Car> { using type = wl::CarView; };
-template <> struct view_of<std::vector<wl::Monster>> { using type = std::vector<wl::MonsterView>; };
+template <> struct view_of<wl::Person> {
+  using type = wl::PersonView;
+};
+template <> struct view_of<wl::Car> {
+  using type = wl::CarView;
+};
+template <> struct view_of<std::vector<wl::Monster>> {
+  using type = std::vector<wl::MonsterView>;
+};
 
 // Serialize and deserialize are bs_native's; only traverse is timed. The view
 // object is reused across messages, like the decoded value in the other rows.

@@ -119,7 +119,8 @@ void read(cp::Car::Reader m, wl::Car& c) {
   c.code = static_cast<wl::Model>(m.getCode());
   auto nums = m.getSomeNumbers();
   c.some_numbers = {};
-  for (unsigned i = 0; i < nums.size() && i < c.some_numbers.size(); ++i) c.some_numbers[i] = nums[i];
+  for (unsigned i = 0; i < nums.size() && i < c.some_numbers.size(); ++i)
+    c.some_numbers[i] = nums[i];
   get_bytes(m.getVehicleCode(), c.vehicle_code);
   c.extras = std::bitset<8>(m.getExtras());
   auto e = m.getEngine();
@@ -145,7 +146,8 @@ void read(cp::Car::Reader m, wl::Car& c) {
     out.octane_rating = pf.getOctaneRating();
     auto acc = pf.getAcceleration();
     out.acceleration.resize(acc.size());
-    for (unsigned k = 0; k < acc.size(); ++k) out.acceleration[k] = {acc[k].getMph(), acc[k].getSeconds()};
+    for (unsigned k = 0; k < acc.size(); ++k)
+      out.acceleration[k] = {acc[k].getMph(), acc[k].getSeconds()};
   }
   get_str(m.getManufacturer(), c.manufacturer);
   get_str(m.getModel(), c.model);
@@ -415,12 +417,24 @@ void sum(checksum_acc& c, cp::Tick::Reader m) {
 
 // ============================ adapter ============================
 template <class T> struct schema_of;
-template <> struct schema_of<wl::Person> { using type = cp::Person; };
-template <> struct schema_of<wl::Car> { using type = cp::Car; };
-template <> struct schema_of<std::vector<wl::Monster>> { using type = cp::MonsterList; };
-template <> struct schema_of<wl::SmallMessage> { using type = cp::SmallMessage; };
-template <> struct schema_of<wl::LargeMessage> { using type = cp::LargeMessage; };
-template <> struct schema_of<wl::Tick> { using type = cp::Tick; };
+template <> struct schema_of<wl::Person> {
+  using type = cp::Person;
+};
+template <> struct schema_of<wl::Car> {
+  using type = cp::Car;
+};
+template <> struct schema_of<std::vector<wl::Monster>> {
+  using type = cp::MonsterList;
+};
+template <> struct schema_of<wl::SmallMessage> {
+  using type = cp::SmallMessage;
+};
+template <> struct schema_of<wl::LargeMessage> {
+  using type = cp::LargeMessage;
+};
+template <> struct schema_of<wl::Tick> {
+  using type = cp::Tick;
+};
 
 template <class T>
 struct capnp_adapter {
@@ -437,7 +451,8 @@ struct capnp_adapter {
       auto segments = builder.getSegmentsForOutput();
       n = capnp::computeSerializedSizeInWords(segments) * sizeof(capnp::word);
       if (out.size() < n) out.resize(n * 2);
-      kj::ArrayOutputStream stream(kj::arrayPtr(reinterpret_cast<kj::byte*>(out.data()), out.size()));
+      kj::ArrayOutputStream stream(
+          kj::arrayPtr(reinterpret_cast<kj::byte*>(out.data()), out.size()));
       capnp::writeMessage(stream, segments);
       if (segments.size() > 1)
         for (auto s : segments) used_words += s.size();
@@ -449,8 +464,8 @@ struct capnp_adapter {
 
   bool decode(bytes_view b, T& v) {
     try {
-      capnp::FlatArrayMessageReader reader(
-          kj::arrayPtr(reinterpret_cast<const capnp::word*>(b.data()), b.size() / sizeof(capnp::word)));
+      capnp::FlatArrayMessageReader reader(kj::arrayPtr(
+          reinterpret_cast<const capnp::word*>(b.data()), b.size() / sizeof(capnp::word)));
       read(reader.getRoot<S>(), v);
       return true;
     } catch (const kj::Exception&) {
@@ -459,8 +474,8 @@ struct capnp_adapter {
   }
 
   std::uint64_t traverse(bytes_view b) {
-    capnp::FlatArrayMessageReader reader(
-        kj::arrayPtr(reinterpret_cast<const capnp::word*>(b.data()), b.size() / sizeof(capnp::word)));
+    capnp::FlatArrayMessageReader reader(kj::arrayPtr(
+        reinterpret_cast<const capnp::word*>(b.data()), b.size() / sizeof(capnp::word)));
     checksum_acc c;
     sum(c, reader.getRoot<S>());
     return c.h;

@@ -34,12 +34,17 @@ template <class A> void serialize(A& ar, wl::Booster& v) { ar(v.boost_type, v.ho
 template <class A> void serialize(A& ar, wl::Engine& v) {
   ar(v.capacity, v.num_cylinders, v.max_rpm, v.manufacturer_code, v.booster);
 }
-template <class A> void serialize(A& ar, wl::FuelFigure& v) { ar(v.speed, v.mpg, v.usage_description); }
+template <class A> void serialize(A& ar, wl::FuelFigure& v) {
+  ar(v.speed, v.mpg, v.usage_description);
+}
 template <class A> void serialize(A& ar, wl::Acceleration& v) { ar(v.mph, v.seconds); }
-template <class A> void serialize(A& ar, wl::PerformanceFigure& v) { ar(v.octane_rating, v.acceleration); }
+template <class A> void serialize(A& ar, wl::PerformanceFigure& v) {
+  ar(v.octane_rating, v.acceleration);
+}
 template <class A> void serialize(A& ar, wl::Car& v) {
-  ar(v.timestamp, v.serial_number, v.model_year, v.available, v.code, v.some_numbers, v.vehicle_code, v.extras,
-     v.engine, v.fuel_figures, v.performance_figures, v.manufacturer, v.model, v.activation_code);
+  ar(v.timestamp, v.serial_number, v.model_year, v.available, v.code, v.some_numbers,
+     v.vehicle_code, v.extras, v.engine, v.fuel_figures, v.performance_figures, v.manufacturer,
+     v.model, v.activation_code);
 }
 
 template <class A> void serialize(A& ar, wl::Vec3& v) { ar(v.x, v.y, v.z); }
@@ -49,8 +54,8 @@ template <class A> void serialize(A& ar, wl::Monster& v) {
 }
 
 template <class A> void serialize(A& ar, wl::SmallMessage& v) {
-  ar(v.id, v.is_outgoing, v.priority, v.channel, v.flags, v.sequence, v.checksum, v.score, v.balance,
-     v.time_posted, v.time_to_live, v.sender, v.text, v.recipients, v.readings, v.tags);
+  ar(v.id, v.is_outgoing, v.priority, v.channel, v.flags, v.sequence, v.checksum, v.score,
+     v.balance, v.time_posted, v.time_to_live, v.sender, v.text, v.recipients, v.readings, v.tags);
 }
 template <class A> void serialize(A& ar, wl::LargeMessage& v) {
   ar(v.header, v.samples, v.ids, v.weights, v.labels, v.timestamps);
@@ -69,7 +74,9 @@ namespace {
 class memory_out : public std::streambuf {
 public:
   void clear() noexcept { size_ = 0; }
-  bytes_view bytes() const noexcept { return {reinterpret_cast<const std::byte*>(data_.data()), size_}; }
+  bytes_view bytes() const noexcept {
+    return {reinterpret_cast<const std::byte*>(data_.data()), size_};
+  }
 
 protected:
   std::streamsize xsputn(const char* s, std::streamsize n) override {

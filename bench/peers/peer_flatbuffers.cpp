@@ -30,8 +30,10 @@ Offset<flatbuffers::String> str(FlatBufferBuilder& b, const std::string& s) {
 }
 
 void get_str(const flatbuffers::String* s, std::string& out) {
-  if (s == nullptr) out.clear();
-  else out.assign(s->c_str(), s->size());
+  if (s == nullptr)
+    out.clear();
+  else
+    out.assign(s->c_str(), s->size());
 }
 
 template <class T>
@@ -41,13 +43,15 @@ void get_scalars(const flatbuffers::Vector<T>* v, std::vector<T>& out) {
     return;
   }
   out.resize(v->size());
-  if (v->size() != 0) std::memcpy(out.data(), v->data(), v->size() * sizeof(T)); // little-endian host
+  if (v->size() != 0)
+    std::memcpy(out.data(), v->data(), v->size() * sizeof(T)); // little-endian host
 }
 
-
 void sum_str(checksum_acc& c, const flatbuffers::String* s) {
-  if (s == nullptr) c.s("", 0);
-  else c.s(s->c_str(), s->size());
+  if (s == nullptr)
+    c.s("", 0);
+  else
+    c.s(s->c_str(), s->size());
 }
 
 template <class T>
@@ -98,19 +102,21 @@ Offset<fb::Car> build(FlatBufferBuilder& b, const wl::Car& c, car_scratch& s) {
   auto fuel = b.CreateVector(s.fuel);
   auto perf = b.CreateVector(s.perf);
   auto numbers = b.CreateVector(c.some_numbers.data(), c.some_numbers.size());
-  auto vcode = b.CreateVector(reinterpret_cast<const std::int8_t*>(c.vehicle_code.data()), c.vehicle_code.size());
+  auto vcode = b.CreateVector(reinterpret_cast<const std::int8_t*>(c.vehicle_code.data()),
+                              c.vehicle_code.size());
   auto manufacturer = str(b, c.manufacturer);
   auto model = str(b, c.model);
   auto activation = str(b, c.activation_code);
   const auto& e = c.engine;
   const fb::Engine engine(
       e.capacity, e.num_cylinders, e.max_rpm,
-      flatbuffers::span<const std::int8_t, 3>(reinterpret_cast<const std::int8_t*>(e.manufacturer_code.data()), 3),
+      flatbuffers::span<const std::int8_t, 3>(
+          reinterpret_cast<const std::int8_t*>(e.manufacturer_code.data()), 3),
       fb::Booster(static_cast<std::int8_t>(e.booster.boost_type), e.booster.horse_power));
   return fb::CreateCar(b, c.timestamp, c.serial_number, c.model_year, c.available,
                        static_cast<std::int8_t>(c.code), numbers, vcode,
-                       static_cast<std::uint8_t>(c.extras.to_ulong()), &engine, fuel, perf, manufacturer, model,
-                       activation);
+                       static_cast<std::uint8_t>(c.extras.to_ulong()), &engine, fuel, perf,
+                       manufacturer, model, activation);
 }
 
 void read(const fb::Car* f, wl::Car& c) {
@@ -121,10 +127,12 @@ void read(const fb::Car* f, wl::Car& c) {
   c.code = static_cast<wl::Model>(f->code());
   c.some_numbers = {};
   if (const auto* n = f->some_numbers())
-    for (flatbuffers::uoffset_t i = 0; i < n->size() && i < c.some_numbers.size(); ++i) c.some_numbers[i] = n->Get(i);
+    for (flatbuffers::uoffset_t i = 0; i < n->size() && i < c.some_numbers.size(); ++i)
+      c.some_numbers[i] = n->Get(i);
   c.vehicle_code = {};
   if (const auto* v = f->vehicle_code())
-    std::memcpy(c.vehicle_code.data(), v->data(), std::min<std::size_t>(v->size(), c.vehicle_code.size()));
+    std::memcpy(c.vehicle_code.data(), v->data(),
+                std::min<std::size_t>(v->size(), c.vehicle_code.size()));
   c.extras = std::bitset<8>(f->extras());
   if (const fb::Engine* e = f->engine()) {
     c.engine.capacity = e->capacity();
@@ -208,21 +216,25 @@ struct monster_scratch {
   std::vector<Offset<fb::Weapon>> weapons;
 };
 
-Offset<fb::MonsterList> build(FlatBufferBuilder& b, const std::vector<wl::Monster>& ms, monster_scratch& s) {
+Offset<fb::MonsterList> build(FlatBufferBuilder& b, const std::vector<wl::Monster>& ms,
+                              monster_scratch& s) {
   s.monsters.clear();
   for (const auto& m : ms) {
     auto name = str(b, m.name);
     auto inventory = b.CreateVector(m.inventory.data(), m.inventory.size());
     s.weapons.clear();
-    for (const auto& w : m.weapons) s.weapons.push_back(fb::CreateWeapon(b, str(b, w.name), w.damage));
+    for (const auto& w : m.weapons)
+      s.weapons.push_back(fb::CreateWeapon(b, str(b, w.name), w.damage));
     auto weapons = b.CreateVector(s.weapons);
     auto equipped = fb::CreateWeapon(b, str(b, m.equipped.name), m.equipped.damage);
     fb::Vec3* path = nullptr;
     auto pathv = b.CreateUninitializedVectorOfStructs(m.path.size(), &path);
-    for (std::size_t i = 0; i < m.path.size(); ++i) path[i] = fb::Vec3(m.path[i].x, m.path[i].y, m.path[i].z);
+    for (std::size_t i = 0; i < m.path.size(); ++i)
+      path[i] = fb::Vec3(m.path[i].x, m.path[i].y, m.path[i].z);
     const fb::Vec3 pos(m.pos.x, m.pos.y, m.pos.z);
     s.monsters.push_back(fb::CreateMonster(b, &pos, m.mana, m.hp, name, inventory,
-                                           static_cast<std::uint8_t>(m.color), weapons, equipped, pathv));
+                                           static_cast<std::uint8_t>(m.color), weapons, equipped,
+                                           pathv));
   }
   return fb::CreateMonsterList(b, b.CreateVector(s.monsters));
 }
@@ -242,8 +254,10 @@ void read(const fb::MonsterList* f, std::vector<wl::Monster>& ms) {
   for (std::size_t i = 0; i < ms.size(); ++i) {
     const auto* m = list->Get(static_cast<flatbuffers::uoffset_t>(i));
     auto& out = ms[i];
-    if (const auto* p = m->pos()) out.pos = {p->x(), p->y(), p->z()};
-    else out.pos = {};
+    if (const auto* p = m->pos())
+      out.pos = {p->x(), p->y(), p->z()};
+    else
+      out.pos = {};
     out.mana = m->mana();
     out.hp = m->hp();
     get_str(m->name(), out.name);
@@ -299,9 +313,10 @@ Offset<fb::SmallMessage> build(FlatBufferBuilder& b, const wl::SmallMessage& m) 
   auto recipients = b.CreateVector(m.recipients.data(), m.recipients.size());
   auto readings = b.CreateVector(m.readings.data(), m.readings.size());
   auto tags = b.CreateVectorOfStrings(m.tags.begin(), m.tags.end());
-  return fb::CreateSmallMessage(b, m.id, m.is_outgoing, m.priority, m.channel, m.flags, m.sequence, m.checksum,
-                                m.score, m.balance, m.time_posted.time_since_epoch().count(),
-                                m.time_to_live.count(), sender, text, recipients, readings, tags);
+  return fb::CreateSmallMessage(b, m.id, m.is_outgoing, m.priority, m.channel, m.flags, m.sequence,
+                                m.checksum, m.score, m.balance,
+                                m.time_posted.time_since_epoch().count(), m.time_to_live.count(),
+                                sender, text, recipients, readings, tags);
 }
 
 void read(const fb::SmallMessage* f, wl::SmallMessage& m) {
@@ -322,7 +337,8 @@ void read(const fb::SmallMessage* f, wl::SmallMessage& m) {
   get_scalars(f->readings(), m.readings);
   const auto* tags = f->tags();
   m.tags.resize(size_of(tags));
-  for (std::size_t i = 0; i < m.tags.size(); ++i) get_str(tags->Get(static_cast<flatbuffers::uoffset_t>(i)), m.tags[i]);
+  for (std::size_t i = 0; i < m.tags.size(); ++i)
+    get_str(tags->Get(static_cast<flatbuffers::uoffset_t>(i)), m.tags[i]);
 }
 
 void sum(checksum_acc& c, const fb::SmallMessage* f) {
@@ -356,7 +372,8 @@ Offset<fb::LargeMessage> build(FlatBufferBuilder& b, const wl::LargeMessage& m) 
   static_assert(sizeof(wl::DateTime) == sizeof(std::int64_t));
   std::int64_t* ts = nullptr;
   auto timestamps = b.CreateUninitializedVector(m.timestamps.size(), &ts);
-  for (std::size_t i = 0; i < m.timestamps.size(); ++i) ts[i] = m.timestamps[i].time_since_epoch().count();
+  for (std::size_t i = 0; i < m.timestamps.size(); ++i)
+    ts[i] = m.timestamps[i].time_since_epoch().count();
   return fb::CreateLargeMessage(b, header, samples, ids, weights, labels, timestamps);
 }
 
@@ -417,12 +434,24 @@ void sum(checksum_acc& c, const fb::TickMessage* f) {
 
 // ============================ adapter ============================
 template <class T> struct root_of;
-template <> struct root_of<wl::Person> { using type = fb::Person; };
-template <> struct root_of<wl::Car> { using type = fb::Car; };
-template <> struct root_of<std::vector<wl::Monster>> { using type = fb::MonsterList; };
-template <> struct root_of<wl::SmallMessage> { using type = fb::SmallMessage; };
-template <> struct root_of<wl::LargeMessage> { using type = fb::LargeMessage; };
-template <> struct root_of<wl::Tick> { using type = fb::TickMessage; };
+template <> struct root_of<wl::Person> {
+  using type = fb::Person;
+};
+template <> struct root_of<wl::Car> {
+  using type = fb::Car;
+};
+template <> struct root_of<std::vector<wl::Monster>> {
+  using type = fb::MonsterList;
+};
+template <> struct root_of<wl::SmallMessage> {
+  using type = fb::SmallMessage;
+};
+template <> struct root_of<wl::LargeMessage> {
+  using type = fb::LargeMessage;
+};
+template <> struct root_of<wl::Tick> {
+  using type = fb::TickMessage;
+};
 
 template <class T>
 struct flatbuffers_adapter {
@@ -433,9 +462,12 @@ struct flatbuffers_adapter {
 
   bytes_view encode(const T& v) {
     builder.Clear();
-    if constexpr (std::is_same_v<T, wl::Car>) builder.Finish(build(builder, v, car));
-    else if constexpr (std::is_same_v<T, std::vector<wl::Monster>>) builder.Finish(build(builder, v, monsters));
-    else builder.Finish(build(builder, v));
+    if constexpr (std::is_same_v<T, wl::Car>)
+      builder.Finish(build(builder, v, car));
+    else if constexpr (std::is_same_v<T, std::vector<wl::Monster>>)
+      builder.Finish(build(builder, v, monsters));
+    else
+      builder.Finish(build(builder, v));
     return {reinterpret_cast<const std::byte*>(builder.GetBufferPointer()), builder.GetSize()};
   }
 

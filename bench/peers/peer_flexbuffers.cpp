@@ -401,7 +401,8 @@ void get(const Reference& r, wl::LargeMessage& m) {
   const auto labels = v[4].AsVector();
   m.labels.resize(labels.size());
   for (std::size_t i = 0; i < labels.size(); ++i) get_str(labels[i], m.labels[i]);
-  get_typed(v[5], m.timestamps, [](const Reference& x) { return wl::DateTime(wl::TimeSpan(x.AsInt64())); });
+  get_typed(v[5], m.timestamps,
+            [](const Reference& x) { return wl::DateTime(wl::TimeSpan(x.AsInt64())); });
 }
 
 void sum(checksum_acc& c, const Reference& r, const wl::LargeMessage*) {

@@ -77,7 +77,8 @@ public:
   bool get_len(std::size_t& n, std::size_t min_item_bytes) noexcept {
     std::uint64_t v;
     if (!get(v)) return false;
-    if (v > static_cast<std::size_t>(end_ - p_) / (min_item_bytes == 0 ? 1 : min_item_bytes)) return false;
+    if (v > static_cast<std::size_t>(end_ - p_) / (min_item_bytes == 0 ? 1 : min_item_bytes))
+      return false;
     n = static_cast<std::size_t>(v);
     return true;
   }
@@ -144,7 +145,8 @@ void put(writer& w, const workloads::Car& c) {
 bool get(reader& r, workloads::Car& c) {
   std::uint8_t extras = 0;
   if (!(r.get(c.timestamp) && r.get(c.serial_number) && r.get(c.model_year) && r.get(c.available) &&
-        r.get(c.code) && r.get(c.some_numbers) && r.get(c.vehicle_code) && r.get(extras) && r.get(c.engine)))
+        r.get(c.code) && r.get(c.some_numbers) && r.get(c.vehicle_code) && r.get(extras) &&
+        r.get(c.engine)))
     return false;
   c.extras = std::bitset<8>(extras);
   std::size_t n;
@@ -186,8 +188,8 @@ bool get(reader& r, std::vector<workloads::Monster>& ms) {
   if (!r.get_len(n, 50)) return false; // fewest bytes a monster can take
   ms.resize(n);
   for (auto& m : ms) {
-    if (!(r.get(m.pos) && r.get(m.mana) && r.get(m.hp) && r.get_str(m.name) && r.get_vec(m.inventory) &&
-          r.get(m.color)))
+    if (!(r.get(m.pos) && r.get(m.mana) && r.get(m.hp) && r.get_str(m.name) &&
+          r.get_vec(m.inventory) && r.get(m.color)))
       return false;
     std::size_t k;
     if (!r.get_len(k, 10)) return false;
@@ -220,10 +222,10 @@ void put(writer& w, const workloads::SmallMessage& m) {
   for (const auto& t : m.tags) w.put_str(t);
 }
 bool get(reader& r, workloads::SmallMessage& m) {
-  if (!(r.get(m.id) && r.get(m.is_outgoing) && r.get(m.priority) && r.get(m.channel) && r.get(m.flags) &&
-        r.get(m.sequence) && r.get(m.checksum) && r.get(m.score) && r.get(m.balance) && r.get(m.time_posted) &&
-        r.get(m.time_to_live) && r.get_str(m.sender) && r.get_str(m.text) && r.get_vec(m.recipients) &&
-        r.get_vec(m.readings)))
+  if (!(r.get(m.id) && r.get(m.is_outgoing) && r.get(m.priority) && r.get(m.channel) &&
+        r.get(m.flags) && r.get(m.sequence) && r.get(m.checksum) && r.get(m.score) &&
+        r.get(m.balance) && r.get(m.time_posted) && r.get(m.time_to_live) && r.get_str(m.sender) &&
+        r.get_str(m.text) && r.get_vec(m.recipients) && r.get_vec(m.readings)))
     return false;
   std::size_t n;
   if (!r.get_len(n, 8)) return false;
@@ -243,7 +245,8 @@ void put(writer& w, const workloads::LargeMessage& m) {
   w.put_vec(m.timestamps);
 }
 bool get(reader& r, workloads::LargeMessage& m) {
-  if (!(get(r, m.header) && r.get_vec(m.samples) && r.get_vec(m.ids) && r.get_vec(m.weights))) return false;
+  if (!(get(r, m.header) && r.get_vec(m.samples) && r.get_vec(m.ids) && r.get_vec(m.weights)))
+    return false;
   std::size_t n;
   if (!r.get_len(n, 8)) return false;
   m.labels.resize(n);

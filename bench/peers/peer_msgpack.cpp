@@ -43,257 +43,270 @@ void put_enum(msgpack::packer<Stream>& p, E e) {
 
 // Declares both halves (pack and convert) for one struct; the bodies see the
 // packer `p` / the field array `f` and the value `v`.
-#define BENCH_MSGPACK_ADAPTOR(TYPE, COUNT, PACK_BODY, CONVERT_BODY)                          \
-  template <>                                                                               \
-  struct pack<TYPE> {                                                                       \
-    template <class Stream>                                                                 \
-    msgpack::packer<Stream>& operator()(msgpack::packer<Stream>& p, const TYPE& v) const {  \
-      p.pack_array(COUNT);                                                                  \
-      PACK_BODY return p;                                                                   \
-    }                                                                                       \
-  };                                                                                        \
-  template <>                                                                               \
-  struct convert<TYPE> {                                                                    \
-    const msgpack::object& operator()(const msgpack::object& o, TYPE& v) const {            \
-      const msgpack::object* f = bench_detail::fields(o, COUNT);                            \
-      CONVERT_BODY return o;                                                                \
-    }                                                                                       \
+#define BENCH_MSGPACK_ADAPTOR(TYPE, COUNT, PACK_BODY, CONVERT_BODY)                        \
+  template <>                                                                              \
+  struct pack<TYPE> {                                                                      \
+    template <class Stream>                                                                \
+    msgpack::packer<Stream>& operator()(msgpack::packer<Stream>& p, const TYPE& v) const { \
+      p.pack_array(COUNT);                                                                 \
+      PACK_BODY return p;                                                                  \
+    }                                                                                      \
+  };                                                                                       \
+  template <>                                                                              \
+  struct convert<TYPE> {                                                                   \
+    const msgpack::object& operator()(const msgpack::object& o, TYPE& v) const {           \
+      const msgpack::object* f = bench_detail::fields(o, COUNT);                           \
+      CONVERT_BODY return o;                                                               \
+    }                                                                                      \
   };
 
-BENCH_MSGPACK_ADAPTOR(wl::Person, 4,
-                      {
-                        p.pack(v.name);
-                        p.pack(v.id);
-                        p.pack(v.email);
-                        p.pack(v.scores);
-                      },
-                      {
-                        f[0].convert(v.name);
-                        f[1].convert(v.id);
-                        f[2].convert(v.email);
-                        f[3].convert(v.scores);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::Person, 4,
+    {
+      p.pack(v.name);
+      p.pack(v.id);
+      p.pack(v.email);
+      p.pack(v.scores);
+    },
+    {
+      f[0].convert(v.name);
+      f[1].convert(v.id);
+      f[2].convert(v.email);
+      f[3].convert(v.scores);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::Booster, 2,
-                      {
-                        bench_detail::put_enum(p, v.boost_type);
-                        p.pack(v.horse_power);
-                      },
-                      {
-                        bench_detail::get_enum(f[0], v.boost_type);
-                        f[1].convert(v.horse_power);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::Booster, 2,
+    {
+      bench_detail::put_enum(p, v.boost_type);
+      p.pack(v.horse_power);
+    },
+    {
+      bench_detail::get_enum(f[0], v.boost_type);
+      f[1].convert(v.horse_power);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::Engine, 5,
-                      {
-                        p.pack(v.capacity);
-                        p.pack(v.num_cylinders);
-                        p.pack(v.max_rpm);
-                        p.pack(v.manufacturer_code);
-                        p.pack(v.booster);
-                      },
-                      {
-                        f[0].convert(v.capacity);
-                        f[1].convert(v.num_cylinders);
-                        f[2].convert(v.max_rpm);
-                        f[3].convert(v.manufacturer_code);
-                        f[4].convert(v.booster);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::Engine, 5,
+    {
+      p.pack(v.capacity);
+      p.pack(v.num_cylinders);
+      p.pack(v.max_rpm);
+      p.pack(v.manufacturer_code);
+      p.pack(v.booster);
+    },
+    {
+      f[0].convert(v.capacity);
+      f[1].convert(v.num_cylinders);
+      f[2].convert(v.max_rpm);
+      f[3].convert(v.manufacturer_code);
+      f[4].convert(v.booster);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::FuelFigure, 3,
-                      {
-                        p.pack(v.speed);
-                        p.pack(v.mpg);
-                        p.pack(v.usage_description);
-                      },
-                      {
-                        f[0].convert(v.speed);
-                        f[1].convert(v.mpg);
-                        f[2].convert(v.usage_description);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::FuelFigure, 3,
+    {
+      p.pack(v.speed);
+      p.pack(v.mpg);
+      p.pack(v.usage_description);
+    },
+    {
+      f[0].convert(v.speed);
+      f[1].convert(v.mpg);
+      f[2].convert(v.usage_description);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::Acceleration, 2,
-                      {
-                        p.pack(v.mph);
-                        p.pack(v.seconds);
-                      },
-                      {
-                        f[0].convert(v.mph);
-                        f[1].convert(v.seconds);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::Acceleration, 2,
+    {
+      p.pack(v.mph);
+      p.pack(v.seconds);
+    },
+    {
+      f[0].convert(v.mph);
+      f[1].convert(v.seconds);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::PerformanceFigure, 2,
-                      {
-                        p.pack(v.octane_rating);
-                        p.pack(v.acceleration);
-                      },
-                      {
-                        f[0].convert(v.octane_rating);
-                        f[1].convert(v.acceleration);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::PerformanceFigure, 2,
+    {
+      p.pack(v.octane_rating);
+      p.pack(v.acceleration);
+    },
+    {
+      f[0].convert(v.octane_rating);
+      f[1].convert(v.acceleration);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::Car, 14,
-                      {
-                        p.pack(v.timestamp);
-                        p.pack(v.serial_number);
-                        p.pack(v.model_year);
-                        p.pack(v.available);
-                        bench_detail::put_enum(p, v.code);
-                        p.pack(v.some_numbers);
-                        p.pack(v.vehicle_code);
-                        p.pack(static_cast<std::uint8_t>(v.extras.to_ulong()));
-                        p.pack(v.engine);
-                        p.pack(v.fuel_figures);
-                        p.pack(v.performance_figures);
-                        p.pack(v.manufacturer);
-                        p.pack(v.model);
-                        p.pack(v.activation_code);
-                      },
-                      {
-                        f[0].convert(v.timestamp);
-                        f[1].convert(v.serial_number);
-                        f[2].convert(v.model_year);
-                        f[3].convert(v.available);
-                        bench_detail::get_enum(f[4], v.code);
-                        f[5].convert(v.some_numbers);
-                        f[6].convert(v.vehicle_code);
-                        v.extras = std::bitset<8>(f[7].as<std::uint8_t>());
-                        f[8].convert(v.engine);
-                        f[9].convert(v.fuel_figures);
-                        f[10].convert(v.performance_figures);
-                        f[11].convert(v.manufacturer);
-                        f[12].convert(v.model);
-                        f[13].convert(v.activation_code);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::Car, 14,
+    {
+      p.pack(v.timestamp);
+      p.pack(v.serial_number);
+      p.pack(v.model_year);
+      p.pack(v.available);
+      bench_detail::put_enum(p, v.code);
+      p.pack(v.some_numbers);
+      p.pack(v.vehicle_code);
+      p.pack(static_cast<std::uint8_t>(v.extras.to_ulong()));
+      p.pack(v.engine);
+      p.pack(v.fuel_figures);
+      p.pack(v.performance_figures);
+      p.pack(v.manufacturer);
+      p.pack(v.model);
+      p.pack(v.activation_code);
+    },
+    {
+      f[0].convert(v.timestamp);
+      f[1].convert(v.serial_number);
+      f[2].convert(v.model_year);
+      f[3].convert(v.available);
+      bench_detail::get_enum(f[4], v.code);
+      f[5].convert(v.some_numbers);
+      f[6].convert(v.vehicle_code);
+      v.extras = std::bitset<8>(f[7].as<std::uint8_t>());
+      f[8].convert(v.engine);
+      f[9].convert(v.fuel_figures);
+      f[10].convert(v.performance_figures);
+      f[11].convert(v.manufacturer);
+      f[12].convert(v.model);
+      f[13].convert(v.activation_code);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::Vec3, 3,
-                      {
-                        p.pack(v.x);
-                        p.pack(v.y);
-                        p.pack(v.z);
-                      },
-                      {
-                        f[0].convert(v.x);
-                        f[1].convert(v.y);
-                        f[2].convert(v.z);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::Vec3, 3,
+    {
+      p.pack(v.x);
+      p.pack(v.y);
+      p.pack(v.z);
+    },
+    {
+      f[0].convert(v.x);
+      f[1].convert(v.y);
+      f[2].convert(v.z);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::Weapon, 2,
-                      {
-                        p.pack(v.name);
-                        p.pack(v.damage);
-                      },
-                      {
-                        f[0].convert(v.name);
-                        f[1].convert(v.damage);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::Weapon, 2,
+    {
+      p.pack(v.name);
+      p.pack(v.damage);
+    },
+    {
+      f[0].convert(v.name);
+      f[1].convert(v.damage);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::Monster, 9,
-                      {
-                        p.pack(v.pos);
-                        p.pack(v.mana);
-                        p.pack(v.hp);
-                        p.pack(v.name);
-                        p.pack(v.inventory);
-                        bench_detail::put_enum(p, v.color);
-                        p.pack(v.weapons);
-                        p.pack(v.equipped);
-                        p.pack(v.path);
-                      },
-                      {
-                        f[0].convert(v.pos);
-                        f[1].convert(v.mana);
-                        f[2].convert(v.hp);
-                        f[3].convert(v.name);
-                        f[4].convert(v.inventory);
-                        bench_detail::get_enum(f[5], v.color);
-                        f[6].convert(v.weapons);
-                        f[7].convert(v.equipped);
-                        f[8].convert(v.path);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::Monster, 9,
+    {
+      p.pack(v.pos);
+      p.pack(v.mana);
+      p.pack(v.hp);
+      p.pack(v.name);
+      p.pack(v.inventory);
+      bench_detail::put_enum(p, v.color);
+      p.pack(v.weapons);
+      p.pack(v.equipped);
+      p.pack(v.path);
+    },
+    {
+      f[0].convert(v.pos);
+      f[1].convert(v.mana);
+      f[2].convert(v.hp);
+      f[3].convert(v.name);
+      f[4].convert(v.inventory);
+      bench_detail::get_enum(f[5], v.color);
+      f[6].convert(v.weapons);
+      f[7].convert(v.equipped);
+      f[8].convert(v.path);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::SmallMessage, 16,
-                      {
-                        p.pack(v.id);
-                        p.pack(v.is_outgoing);
-                        p.pack(v.priority);
-                        p.pack(v.channel);
-                        p.pack(v.flags);
-                        p.pack(v.sequence);
-                        p.pack(v.checksum);
-                        p.pack(v.score);
-                        p.pack(v.balance);
-                        p.pack(static_cast<std::int64_t>(v.time_posted.time_since_epoch().count()));
-                        p.pack(static_cast<std::int64_t>(v.time_to_live.count()));
-                        p.pack(v.sender);
-                        p.pack(v.text);
-                        p.pack(v.recipients);
-                        p.pack(v.readings);
-                        p.pack(v.tags);
-                      },
-                      {
-                        f[0].convert(v.id);
-                        f[1].convert(v.is_outgoing);
-                        f[2].convert(v.priority);
-                        f[3].convert(v.channel);
-                        f[4].convert(v.flags);
-                        f[5].convert(v.sequence);
-                        f[6].convert(v.checksum);
-                        f[7].convert(v.score);
-                        f[8].convert(v.balance);
-                        v.time_posted = wl::DateTime(wl::TimeSpan(f[9].as<std::int64_t>()));
-                        v.time_to_live = wl::TimeSpan(f[10].as<std::int64_t>());
-                        f[11].convert(v.sender);
-                        f[12].convert(v.text);
-                        f[13].convert(v.recipients);
-                        f[14].convert(v.readings);
-                        f[15].convert(v.tags);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::SmallMessage, 16,
+    {
+      p.pack(v.id);
+      p.pack(v.is_outgoing);
+      p.pack(v.priority);
+      p.pack(v.channel);
+      p.pack(v.flags);
+      p.pack(v.sequence);
+      p.pack(v.checksum);
+      p.pack(v.score);
+      p.pack(v.balance);
+      p.pack(static_cast<std::int64_t>(v.time_posted.time_since_epoch().count()));
+      p.pack(static_cast<std::int64_t>(v.time_to_live.count()));
+      p.pack(v.sender);
+      p.pack(v.text);
+      p.pack(v.recipients);
+      p.pack(v.readings);
+      p.pack(v.tags);
+    },
+    {
+      f[0].convert(v.id);
+      f[1].convert(v.is_outgoing);
+      f[2].convert(v.priority);
+      f[3].convert(v.channel);
+      f[4].convert(v.flags);
+      f[5].convert(v.sequence);
+      f[6].convert(v.checksum);
+      f[7].convert(v.score);
+      f[8].convert(v.balance);
+      v.time_posted = wl::DateTime(wl::TimeSpan(f[9].as<std::int64_t>()));
+      v.time_to_live = wl::TimeSpan(f[10].as<std::int64_t>());
+      f[11].convert(v.sender);
+      f[12].convert(v.text);
+      f[13].convert(v.recipients);
+      f[14].convert(v.readings);
+      f[15].convert(v.tags);
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::LargeMessage, 6,
-                      {
-                        p.pack(v.header);
-                        p.pack(v.samples);
-                        p.pack(v.ids);
-                        p.pack(v.weights);
-                        p.pack(v.labels);
-                        p.pack_array(static_cast<std::uint32_t>(v.timestamps.size()));
-                        for (const auto& t : v.timestamps)
-                          p.pack(static_cast<std::int64_t>(t.time_since_epoch().count()));
-                      },
-                      {
-                        f[0].convert(v.header);
-                        f[1].convert(v.samples);
-                        f[2].convert(v.ids);
-                        f[3].convert(v.weights);
-                        f[4].convert(v.labels);
-                        if (f[5].type != msgpack::type::ARRAY) throw msgpack::type_error();
-                        const auto& ts = f[5].via.array;
-                        v.timestamps.resize(ts.size);
-                        for (std::uint32_t i = 0; i < ts.size; ++i)
-                          v.timestamps[i] = wl::DateTime(wl::TimeSpan(ts.ptr[i].as<std::int64_t>()));
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::LargeMessage, 6,
+    {
+      p.pack(v.header);
+      p.pack(v.samples);
+      p.pack(v.ids);
+      p.pack(v.weights);
+      p.pack(v.labels);
+      p.pack_array(static_cast<std::uint32_t>(v.timestamps.size()));
+      for (const auto& t : v.timestamps)
+        p.pack(static_cast<std::int64_t>(t.time_since_epoch().count()));
+    },
+    {
+      f[0].convert(v.header);
+      f[1].convert(v.samples);
+      f[2].convert(v.ids);
+      f[3].convert(v.weights);
+      f[4].convert(v.labels);
+      if (f[5].type != msgpack::type::ARRAY) throw msgpack::type_error();
+      const auto& ts = f[5].via.array;
+      v.timestamps.resize(ts.size);
+      for (std::uint32_t i = 0; i < ts.size; ++i)
+        v.timestamps[i] = wl::DateTime(wl::TimeSpan(ts.ptr[i].as<std::int64_t>()));
+    })
 
-BENCH_MSGPACK_ADAPTOR(wl::Tick, 5,
-                      {
-                        p.pack(v.timestamp_ns);
-                        p.pack(v.symbol_id);
-                        p.pack(v.quantity);
-                        p.pack(v.price);
-                        p.pack(v.side);
-                      },
-                      {
-                        f[0].convert(v.timestamp_ns);
-                        f[1].convert(v.symbol_id);
-                        f[2].convert(v.quantity);
-                        f[3].convert(v.price);
-                        f[4].convert(v.side);
-                      })
+BENCH_MSGPACK_ADAPTOR(
+    wl::Tick, 5,
+    {
+      p.pack(v.timestamp_ns);
+      p.pack(v.symbol_id);
+      p.pack(v.quantity);
+      p.pack(v.price);
+      p.pack(v.side);
+    },
+    {
+      f[0].convert(v.timestamp_ns);
+      f[1].convert(v.symbol_id);
+      f[2].convert(v.quantity);
+      f[3].convert(v.price);
+      f[4].convert(v.side);
+    })
 
 #undef BENCH_MSGPACK_ADAPTOR
 
 } // namespace adaptor
-} // MSGPACK_API_VERSION_NAMESPACE
+} // MSGPACK_API_VERSION_NAMESPACE(MSGPACK_DEFAULT_API_NS)
 } // namespace msgpack
 
 namespace peers {
@@ -330,8 +343,8 @@ struct msgpack_adapter {
       zone->clear();
       std::size_t off = 0;
       bool referenced = false;
-      const msgpack::object obj = msgpack::unpack(*zone, reinterpret_cast<const char*>(in.data()), in.size(),
-                                                  off, referenced, reference_everything);
+      const msgpack::object obj = msgpack::unpack(*zone, reinterpret_cast<const char*>(in.data()),
+                                                  in.size(), off, referenced, reference_everything);
       obj.convert(v);
       return off == in.size();
     } catch (const std::exception&) {

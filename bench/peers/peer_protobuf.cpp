@@ -98,9 +98,11 @@ void read(const pb::Car& m, wl::Car& c) {
   c.available = m.available();
   c.code = static_cast<wl::Model>(m.code());
   c.some_numbers = {};
-  for (int i = 0; i < m.some_numbers_size() && i < 4; ++i) c.some_numbers[static_cast<std::size_t>(i)] = m.some_numbers(i);
+  for (int i = 0; i < m.some_numbers_size() && i < 4; ++i)
+    c.some_numbers[static_cast<std::size_t>(i)] = m.some_numbers(i);
   c.vehicle_code = {};
-  std::memcpy(c.vehicle_code.data(), m.vehicle_code().data(), std::min<std::size_t>(m.vehicle_code().size(), 6));
+  std::memcpy(c.vehicle_code.data(), m.vehicle_code().data(),
+              std::min<std::size_t>(m.vehicle_code().size(), 6));
   c.extras = std::bitset<8>(m.extras());
   const auto& e = m.engine();
   c.engine.capacity = static_cast<std::uint16_t>(e.capacity());
@@ -176,10 +178,12 @@ void read(const pb::MonsterList& list, std::vector<wl::Monster>& ms) {
     out.inventory.assign(m.inventory().begin(), m.inventory().end());
     out.color = static_cast<wl::Color>(m.color());
     out.weapons.resize(static_cast<std::size_t>(m.weapons_size()));
-    for (std::size_t k = 0; k < out.weapons.size(); ++k) read(m.weapons(static_cast<int>(k)), out.weapons[k]);
+    for (std::size_t k = 0; k < out.weapons.size(); ++k)
+      read(m.weapons(static_cast<int>(k)), out.weapons[k]);
     read(m.equipped(), out.equipped);
     out.path.resize(static_cast<std::size_t>(m.path_size()));
-    for (std::size_t k = 0; k < out.path.size(); ++k) out.path[k] = read(m.path(static_cast<int>(k)));
+    for (std::size_t k = 0; k < out.path.size(); ++k)
+      out.path[k] = read(m.path(static_cast<int>(k)));
   }
 }
 
@@ -241,7 +245,8 @@ void read(const pb::LargeMessage& m, wl::LargeMessage& s) {
   get_repeated(m.ids(), s.ids);
   get_repeated(m.weights(), s.weights);
   s.labels.resize(static_cast<std::size_t>(m.labels_size()));
-  for (std::size_t i = 0; i < s.labels.size(); ++i) s.labels[i].assign(m.labels(static_cast<int>(i)));
+  for (std::size_t i = 0; i < s.labels.size(); ++i)
+    s.labels[i].assign(m.labels(static_cast<int>(i)));
   s.timestamps.resize(static_cast<std::size_t>(m.timestamps_size()));
   for (std::size_t i = 0; i < s.timestamps.size(); ++i)
     s.timestamps[i] = wl::DateTime(wl::TimeSpan(m.timestamps(static_cast<int>(i))));
@@ -265,12 +270,24 @@ void read(const pb::Tick& m, wl::Tick& t) {
 
 // ============================ adapters ============================
 template <class T> struct message_of;
-template <> struct message_of<wl::Person> { using type = pb::Person; };
-template <> struct message_of<wl::Car> { using type = pb::Car; };
-template <> struct message_of<std::vector<wl::Monster>> { using type = pb::MonsterList; };
-template <> struct message_of<wl::SmallMessage> { using type = pb::SmallMessage; };
-template <> struct message_of<wl::LargeMessage> { using type = pb::LargeMessage; };
-template <> struct message_of<wl::Tick> { using type = pb::Tick; };
+template <> struct message_of<wl::Person> {
+  using type = pb::Person;
+};
+template <> struct message_of<wl::Car> {
+  using type = pb::Car;
+};
+template <> struct message_of<std::vector<wl::Monster>> {
+  using type = pb::MonsterList;
+};
+template <> struct message_of<wl::SmallMessage> {
+  using type = pb::SmallMessage;
+};
+template <> struct message_of<wl::LargeMessage> {
+  using type = pb::LargeMessage;
+};
+template <> struct message_of<wl::Tick> {
+  using type = pb::Tick;
+};
 
 // Encodes an already filled message into a reused byte buffer.
 template <class M>
@@ -311,8 +328,12 @@ struct protobuf_message_adapter {
     filled.resize(pool.size());
     for (std::size_t i = 0; i < pool.size(); ++i) fill(filled[i], pool[i]);
   }
-  bytes_view encode(const T& v) { return encode_message(filled[static_cast<std::size_t>(&v - first)], out); }
-  bool decode(bytes_view b, T&) { return parsed.ParseFromArray(b.data(), static_cast<int>(b.size())); }
+  bytes_view encode(const T& v) {
+    return encode_message(filled[static_cast<std::size_t>(&v - first)], out);
+  }
+  bool decode(bytes_view b, T&) {
+    return parsed.ParseFromArray(b.data(), static_cast<int>(b.size()));
+  }
   bool check_decode(bytes_view b, T& v) {
     if (!parsed.ParseFromArray(b.data(), static_cast<int>(b.size()))) return false;
     read(parsed, v);

@@ -56,12 +56,32 @@ public:
 
     T operator*() const noexcept { return view_->load(i_); }
     T operator[](difference_type k) const noexcept { return view_->load(advance(i_, k)); }
-    iterator& operator++() noexcept { ++i_; return *this; }
-    iterator operator++(int) noexcept { iterator t = *this; ++i_; return t; }
-    iterator& operator--() noexcept { --i_; return *this; }
-    iterator operator--(int) noexcept { iterator t = *this; --i_; return t; }
-    iterator& operator+=(difference_type k) noexcept { i_ = advance(i_, k); return *this; }
-    iterator& operator-=(difference_type k) noexcept { i_ = advance(i_, -k); return *this; }
+    iterator& operator++() noexcept {
+      ++i_;
+      return *this;
+    }
+    iterator operator++(int) noexcept {
+      iterator t = *this;
+      ++i_;
+      return t;
+    }
+    iterator& operator--() noexcept {
+      --i_;
+      return *this;
+    }
+    iterator operator--(int) noexcept {
+      iterator t = *this;
+      --i_;
+      return t;
+    }
+    iterator& operator+=(difference_type k) noexcept {
+      i_ = advance(i_, k);
+      return *this;
+    }
+    iterator& operator-=(difference_type k) noexcept {
+      i_ = advance(i_, -k);
+      return *this;
+    }
     friend iterator operator+(iterator it, difference_type k) noexcept { return it += k; }
     friend iterator operator+(difference_type k, iterator it) noexcept { return it += k; }
     friend iterator operator-(iterator it, difference_type k) noexcept { return it -= k; }
@@ -200,8 +220,7 @@ struct codec<array_view<T>> {
     // The stored bytes are already the encoding when they are T's object bytes
     // and the format copies those, or when they are the portable format's
     // little-endian scalars and that is the format being written.
-    const bool in_place =
-        v.swaps_bytes() ? to_portable : detail::bulk_copyable<W::opts, T>;
+    const bool in_place = v.swaps_bytes() ? to_portable : detail::bulk_copyable<W::opts, T>;
     if (in_place) {
       if (!(w.reserve(detail::std_codec::length_prefix_bytes + v.size_bytes()) &&
             w.write_length(v.size())))

@@ -41,27 +41,25 @@ concept BufferLike = WritableBuffer<B> && ReadableBuffer<B>;
 //   set_size(n)   declare the first n bytes written (n <= capacity()); used to commit
 //                 bytes written through data() and to roll back a failed call
 template <class B>
-concept ContiguousWritableBuffer =
-    WritableBuffer<B> && requires(B& b, const B& cb, std::size_t n) {
-      { b.data() } -> std::same_as<std::byte*>;
-      { cb.size() } -> std::same_as<std::size_t>;
-      { cb.capacity() } -> std::same_as<std::size_t>;
-      { b.reserve(n) } -> std::same_as<bool>;
-      b.set_size(n);
-    };
+concept ContiguousWritableBuffer = WritableBuffer<B> && requires(B& b, const B& cb, std::size_t n) {
+  { b.data() } -> std::same_as<std::byte*>;
+  { cb.size() } -> std::same_as<std::size_t>;
+  { cb.capacity() } -> std::same_as<std::size_t>;
+  { b.reserve(n) } -> std::same_as<bool>;
+  b.set_size(n);
+};
 
 // Direct input access:
 //   data(), size()     the readable bytes are [data(), data() + size())
 //   read_position()    offset of the next byte read()
 //   seek(pos)          move the read position (pos <= size()); false if out of range
 template <class B>
-concept ContiguousReadableBuffer =
-    ReadableBuffer<B> && requires(B& b, const B& cb, std::size_t n) {
-      { cb.data() } -> std::convertible_to<const std::byte*>;
-      { cb.size() } -> std::same_as<std::size_t>;
-      { cb.read_position() } -> std::same_as<std::size_t>;
-      { b.seek(n) } -> std::same_as<bool>;
-    };
+concept ContiguousReadableBuffer = ReadableBuffer<B> && requires(B& b, const B& cb, std::size_t n) {
+  { cb.data() } -> std::convertible_to<const std::byte*>;
+  { cb.size() } -> std::same_as<std::size_t>;
+  { cb.read_position() } -> std::same_as<std::size_t>;
+  { b.seek(n) } -> std::same_as<bool>;
+};
 
 // Buffers that keep the last failure (all of the library's do). Optional for
 // custom buffers: without it a failed call still returns false, only the reason

@@ -33,7 +33,9 @@ public:
 
   [[nodiscard]] constexpr const std::byte* data() const noexcept { return data_; }
   [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
-  [[nodiscard]] constexpr std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
+  [[nodiscard]] constexpr std::span<const std::byte> bytes() const noexcept {
+    return {data_, size_};
+  }
   [[nodiscard]] constexpr std::size_t read_position() const noexcept { return rpos_; }
   [[nodiscard]] constexpr std::size_t remaining() const noexcept { return size_ - rpos_; }
   constexpr bool seek(std::size_t pos) noexcept {

@@ -54,8 +54,8 @@ template <class T>
 concept has_evolution_member = requires { typename T::bin_serializer_evolution; };
 
 template <class T>
-concept evolvable_type =
-    std::is_class_v<T> && (has_evolution_member<T> || !std::is_base_of_v<no_evolution, evolution<T>>);
+concept evolvable_type = std::is_class_v<T> && (has_evolution_member<T> ||
+                                                !std::is_base_of_v<no_evolution, evolution<T>>);
 
 template <class T>
 consteval auto evolution_versions() {

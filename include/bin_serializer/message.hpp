@@ -92,7 +92,8 @@ BIN_SERIALIZER_INLINE U get_le(const unsigned char* p) noexcept {
   return from_little<U>(bits);
 }
 
-constexpr void encode_header(unsigned char (&out)[message_header_size], const message_header& h) noexcept {
+constexpr void encode_header(unsigned char (&out)[message_header_size],
+                             const message_header& h) noexcept {
   put_le(out, message_magic);
   out[4] = h.spec_version;
   out[header_offset_format] = static_cast<unsigned char>(h.format);
@@ -130,7 +131,8 @@ BIN_SERIALIZER_INLINE bool read_header(R& r, message_header& h) {
 
 // Fails unless payload_length bytes can follow. `header_at` is the header's offset.
 template <class R>
-BIN_SERIALIZER_INLINE bool check_payload_fits(R& r, const message_header& h, std::size_t header_at) {
+BIN_SERIALIZER_INLINE bool check_payload_fits(R& r, const message_header& h,
+                                              std::size_t header_at) {
   if (h.payload_length <= r.remaining()) [[likely]]
     return true;
   constexpr std::size_t budget = R::opts.max_total_bytes;
@@ -142,7 +144,8 @@ BIN_SERIALIZER_INLINE bool check_payload_fits(R& r, const message_header& h, std
 template <class T, options Opts>
 BIN_SERIALIZER_INLINE bool check_schema(auto& r, const message_header& h, std::size_t header_at) {
   const message_header mine = message_header_for<T, Opts>();
-  if (h.format != mine.format) return r.fail(errc::schema_mismatch, header_at + header_offset_format);
+  if (h.format != mine.format)
+    return r.fail(errc::schema_mismatch, header_at + header_offset_format);
   if (h.flags != mine.flags) return r.fail(errc::schema_mismatch, header_at + header_offset_flags);
   if (h.schema_hash != mine.schema_hash)
     return r.fail(errc::schema_mismatch, header_at + header_offset_hash);

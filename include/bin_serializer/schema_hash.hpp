@@ -116,7 +116,9 @@ template <class C, class Tr, class A>
 struct family<std::basic_string<C, Tr, A>> {
   static constexpr bool known = true;
   template <options, class>
-  static constexpr void hash(fnv1a& h) { h.token(t_string, sizeof(C)); }
+  static constexpr void hash(fnv1a& h) {
+    h.token(t_string, sizeof(C));
+  }
 };
 template <class C, class Tr>
 struct family<std::basic_string_view<C, Tr>> : family<std::basic_string<C, Tr>> {};
@@ -199,7 +201,9 @@ template <>
 struct family<std::monostate> {
   static constexpr bool known = true;
   template <options, class>
-  static constexpr void hash(fnv1a& h) { h.token(t_monostate); }
+  static constexpr void hash(fnv1a& h) {
+    h.token(t_monostate);
+  }
 };
 template <class... Ts>
 struct family<std::tuple<Ts...>> {
@@ -225,7 +229,9 @@ template <std::size_t N>
 struct family<std::bitset<N>> {
   static constexpr bool known = true;
   template <options, class>
-  static constexpr void hash(fnv1a& h) { h.token(t_bitset, N); }
+  static constexpr void hash(fnv1a& h) {
+    h.token(t_bitset, N);
+  }
 };
 template <class Rep, class Period>
 struct family<std::chrono::duration<Rep, Period>> {

@@ -185,7 +185,8 @@ consteval bool portable_bulk() {
   else if constexpr (!std::is_trivially_copyable_v<U> || has_reflect_member<U>)
     return false;
   else if constexpr (bindable_aggregate<U>)
-    return all_portable_bulk(aggregate_fields_t<U>{}) && sum_sizeof(aggregate_fields_t<U>{}) == sizeof(U);
+    return all_portable_bulk(aggregate_fields_t<U>{}) &&
+           sum_sizeof(aggregate_fields_t<U>{}) == sizeof(U);
   else
     return false;
 }
@@ -208,7 +209,8 @@ consteval bool holds_layout_codec() {
   if constexpr (evolvable_type<U>)
     return true; // its prefix is a layout of its own
   else if constexpr (is_std_array_v<U>)
-    return holds_layout_codec<Opts, typename U::value_type>(); // its codec copies bulk elements as a block
+    return holds_layout_codec<
+        Opts, typename U::value_type>(); // its codec copies bulk elements as a block
   else if constexpr (has_codec<U>)
     return !codec_is_object_bytes<Opts, U>();
   else if constexpr (is_std_family<U>)
@@ -268,8 +270,7 @@ consteval category category_of() {
 // A type whose fields the library can see: through reflect(), or as a plain
 // aggregate.
 template <class T>
-concept has_visible_fields =
-    Reflectable<T> || (bindable_aggregate<T> && !has_reflect_member<T>);
+concept has_visible_fields = Reflectable<T> || (bindable_aggregate<T> && !has_reflect_member<T>);
 
 // type_list of the fields of a has_visible_fields type, in wire order.
 template <class T>
@@ -435,8 +436,7 @@ consteval bool is_serializable() {
       return all_serializable<Opts>(member_types_t<std::remove_cv_t<T>>{});
     else
       return false;
-  }
-  else if constexpr (c == category::bulk)
+  } else if constexpr (c == category::bulk)
     return !contains_refused<T>();
   else
     return true; // a codec checks its own element types when instantiated
@@ -447,7 +447,6 @@ consteval bool is_serializable() {
 // T has a wire layout in the given format (default: native).
 template <class T, options Opts = native>
 concept Serializable = detail::is_serializable<Opts, std::remove_cvref_t<T>>();
-
 
 namespace detail {
 

@@ -63,7 +63,9 @@ constexpr std::size_t size_of(const T& value) {
     return total;
   } else if constexpr (c == category::reflectable || c == category::aggregate ||
                        c == category::evolvable) {
-    auto visit = [](const auto&... fields) -> std::size_t { return (size_of<Opts>(fields) + ... + 0); };
+    auto visit = [](const auto&... fields) -> std::size_t {
+      return (size_of<Opts>(fields) + ... + 0);
+    };
     const std::size_t fields = visit_members(value, visit);
     return c == category::evolvable ? evolvable_prefix_bytes + fields : fields;
   } else {
@@ -75,7 +77,9 @@ constexpr std::size_t size_of(const T& value) {
 // Bytes of an evolvable struct's fields (its body, without the prefix).
 template <options Opts, class T>
 constexpr std::size_t evolvable_body_size(const T& value) {
-  auto visit = [](const auto&... fields) -> std::size_t { return (size_of<Opts>(fields) + ... + 0); };
+  auto visit = [](const auto&... fields) -> std::size_t {
+    return (size_of<Opts>(fields) + ... + 0);
+  };
   return visit_members(value, visit);
 }
 
@@ -144,6 +148,7 @@ template <options Opts = native, class T>
 // a string or a vector has no bound, and naming this for it fails to compile.
 template <class T, options Opts = native>
   requires BoundedSize<T, Opts>
-inline constexpr std::size_t max_serialized_size_v = detail::max_size_of<Opts, std::remove_cvref_t<T>>();
+inline constexpr std::size_t max_serialized_size_v =
+    detail::max_size_of<Opts, std::remove_cvref_t<T>>();
 
 } // namespace bin_serializer

@@ -113,16 +113,17 @@ template <class T, std::size_t pos, std::size_t total, std::size_t k = total - p
 consteval std::size_t absorbed_at() {
   if constexpr (k <= 1) {
     return 1;
-  } else if constexpr (!split_initialisable<T>(std::make_index_sequence<pos>{}, std::make_index_sequence<k>{},
+  } else if constexpr (!split_initialisable<T>(std::make_index_sequence<pos>{},
+                                               std::make_index_sequence<k>{},
                                                std::index_sequence<>{})) {
     return absorbed_at<T, pos, total, k - 1>();
   } else {
     // The field takes k braced values. If it were one initialiser in the plain
     // count (a class, a string, a container), the remaining total - pos - 1
     // initialisers still fit after it; a C array of k left only total - pos - k.
-    constexpr bool single = split_initialisable<T>(std::make_index_sequence<pos>{},
-                                                   std::make_index_sequence<k>{},
-                                                   std::make_index_sequence<total - pos - 1>{});
+    constexpr bool single =
+        split_initialisable<T>(std::make_index_sequence<pos>{}, std::make_index_sequence<k>{},
+                               std::make_index_sequence<total - pos - 1>{});
     return single ? 1 : k;
   }
 }

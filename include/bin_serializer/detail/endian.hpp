@@ -15,10 +15,18 @@ inline constexpr bool little_endian_host = std::endian::native == std::endian::l
 
 template <std::size_t N>
 struct uint_of_size;
-template <> struct uint_of_size<1> { using type = std::uint8_t; };
-template <> struct uint_of_size<2> { using type = std::uint16_t; };
-template <> struct uint_of_size<4> { using type = std::uint32_t; };
-template <> struct uint_of_size<8> { using type = std::uint64_t; };
+template <> struct uint_of_size<1> {
+  using type = std::uint8_t;
+};
+template <> struct uint_of_size<2> {
+  using type = std::uint16_t;
+};
+template <> struct uint_of_size<4> {
+  using type = std::uint32_t;
+};
+template <> struct uint_of_size<8> {
+  using type = std::uint64_t;
+};
 
 template <class U>
 constexpr U byteswap_uint(U v) noexcept {

@@ -25,8 +25,7 @@ bool read_evolvable(R& r, T& value) {
   const std::size_t body = decode_u32<R::opts>(prefix[0]);
   const std::size_t count = decode_u32<R::opts>(prefix[1]);
   if (body > r.remaining()) [[unlikely]] {
-    const bool over_limit = R::opts.max_total_bytes != unlimited &&
-                            body > R::opts.max_total_bytes;
+    const bool over_limit = R::opts.max_total_bytes != unlimited && body > R::opts.max_total_bytes;
     return r.fail(over_limit ? errc::limit_exceeded : errc::truncated, at);
   }
   if (count < fields && !is_version_boundary<T>(count)) [[unlikely]]

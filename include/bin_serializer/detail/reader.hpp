@@ -126,7 +126,6 @@ public:
   void rollback() noexcept { record_error(buf_, err_); }
 
 private:
-
   // Running out of bytes is truncation, unless the bytes were cut off by
   // opts.max_total_bytes.
   [[nodiscard]] errc short_input() const noexcept {

@@ -115,7 +115,8 @@ public:
 private:
   // Makes the buffer hold `used` written bytes plus room for n more. Static
   // and out of line: only a buffer that can actually grow ever gets here.
-  BIN_SERIALIZER_NOINLINE static bool grow_buffer(B& buf, std::size_t used, std::size_t n) noexcept {
+  BIN_SERIALIZER_NOINLINE static bool grow_buffer(B& buf, std::size_t used,
+                                                  std::size_t n) noexcept {
     constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
     if (n > max - used) return false;
     // Publish what is written so far: reserve() keeps only size() bytes.

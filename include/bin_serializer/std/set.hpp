@@ -64,8 +64,8 @@ template <class K, class C, class A>
 struct codec<std::set<K, C, A>> : detail::std_codec::set_codec<std::set<K, C, A>, true> {};
 
 template <class K, class C, class A>
-struct codec<std::multiset<K, C, A>>
-    : detail::std_codec::set_codec<std::multiset<K, C, A>, false> {};
+struct codec<std::multiset<K, C, A>> : detail::std_codec::set_codec<std::multiset<K, C, A>, false> {
+};
 
 template <class K, class H, class E, class A>
 struct codec<std::unordered_set<K, H, E, A>>
