@@ -242,6 +242,10 @@ TEST(SchemaHash, ViewsHashLikeOwners) {
   EXPECT_EQ(schema_hash_v<workloads::PersonView>, schema_hash_v<workloads::Person>);
   EXPECT_EQ(schema_hash_v<workloads::CarView>, schema_hash_v<workloads::Car>);
   EXPECT_EQ(schema_hash_v<workloads::MonsterView>, schema_hash_v<workloads::Monster>);
+  EXPECT_EQ((schema_hash_v<workloads::PortableMonsterView, portable>),
+            (schema_hash_v<workloads::Monster, portable>));
+  EXPECT_EQ(schema_hash_v<workloads::MonstersView<>>,
+            schema_hash_v<std::vector<workloads::Monster>>);
 }
 
 TEST(SchemaHash, NativeBulkIncludesSize) {

@@ -1,12 +1,18 @@
 // Zero-copy decoding (docs/zero-copy.md): std::basic_string_view, std::span of
-// const bytes and bin_serializer::array_view<T> decode into views of the input
-// bytes, with the same wire bytes as std::string / std::vector.
+// const bytes, bin_serializer::array_view<T> and bin_serializer::sequence_view<T>
+// decode into views of the input bytes, with the same wire bytes as
+// std::string / std::vector.
 #define BIN_SERIALIZER_TEST_COUNT_ALLOCATIONS
 #include "test_util.hpp"
 
 #include <bin_serializer/array_view.hpp>
+#include <bin_serializer/schema_hash.hpp>
+#include <bin_serializer/sequence_view.hpp>
 
 #include <array>
+#include <cstring>
+#include <iterator>
+#include <ranges>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -459,51 +465,67 @@ TEST(ViewWorkloads, PersonGolden) {
                         "0300000000000000" "66660640cdcc4c4000009040");
 }
 
+// The n-th element of a sequence_view (iteration is forward-only).
+template <class Seq>
+typename Seq::value_type nth(const Seq& seq, std::size_t n) {
+  auto it = seq.begin();
+  for (std::size_t i = 0; i < n; ++i) ++it;
+  return *it;
+}
+
 TEST(ViewWorkloads, Car) {
   const workloads::Car car = workloads::make_car_sequential(7);
   const auto bytes = encode(car);
   workloads::CarView view;
   {
     bs::BufferView in{bytes};
+    AllocationProbe probe; // the first decode too: sequence_view holds no vector
     ASSERT_TRUE(bs::deserialize(in, view));
+    EXPECT_EQ(probe.count(), 0U);
+    EXPECT_EQ(in.read_position(), bytes.size());
   }
-  EXPECT_TRUE(workloads::same_value(view, car));
+  {
+    AllocationProbe probe; // so does traversing it
+    EXPECT_TRUE(workloads::same_value(view, car));
+    EXPECT_EQ(probe.count(), 0U);
+  }
   EXPECT_TRUE(points_into(view.manufacturer, bytes));
-  EXPECT_TRUE(points_into(view.fuel_figures[2].usage_description, bytes));
-  EXPECT_TRUE(points_into(view.performance_figures[1].acceleration, bytes));
+  EXPECT_TRUE(points_into(nth(view.fuel_figures, 2).usage_description, bytes));
+  EXPECT_TRUE(points_into(nth(view.performance_figures, 1).acceleration, bytes));
   EXPECT_EQ(hex(encode(view)), hex(bytes));
-  // Decoding again into the same object reuses its two vectors: no allocation.
-  bs::BufferView again{bytes};
-  AllocationProbe probe;
-  ASSERT_TRUE(bs::deserialize(again, view));
-  EXPECT_EQ(probe.count(), 0U);
-  EXPECT_TRUE(workloads::same_value(view, car));
+  EXPECT_EQ(bs::serialized_size(view), bytes.size());
   expect_every_prefix_fails<bs::native, workloads::CarView>(bytes);
 }
 
 template <bs::options Opts>
 void check_monsters() {
+  using View = workloads::MonstersView<Opts.format>;
   const auto monsters = workloads::make_monsters(8);
   const auto bytes = encode<Opts>(monsters);
-  std::vector<workloads::MonsterView> views;
-  for (int round = 0; round < 2; ++round) {
+  View views;
+  {
     bs::BufferView in{bytes};
     AllocationProbe probe;
     ASSERT_TRUE(bs::deserialize<Opts>(in, views));
-    if (round == 1) {
-      EXPECT_EQ(probe.count(), 0U); // vectors reused
-    }
-    ASSERT_EQ(views.size(), monsters.size());
-    for (std::size_t i = 0; i < monsters.size(); ++i)
-      EXPECT_TRUE(workloads::same_value(views[i], monsters[i])) << i;
+    EXPECT_EQ(probe.count(), 0U);
   }
-  EXPECT_TRUE(points_into(views[3].name, bytes));
-  EXPECT_TRUE(points_into(views[3].weapons[0].name, bytes));
-  EXPECT_TRUE(points_into(views[3].path, bytes));
+  ASSERT_EQ(views.size(), monsters.size());
+  {
+    AllocationProbe probe;
+    std::size_t i = 0;
+    for (const auto& m : views) EXPECT_TRUE(workloads::same_value(m, monsters[i++])) << i;
+    EXPECT_EQ(i, monsters.size());
+    EXPECT_EQ(probe.count(), 0U);
+  }
+  const auto m3 = nth(views, 3);
+  EXPECT_TRUE(points_into(m3.name, bytes));
+  EXPECT_TRUE(points_into(nth(m3.weapons, 0).name, bytes));
+  EXPECT_TRUE(points_into(m3.path, bytes));
   EXPECT_EQ(hex(encode<Opts>(views)), hex(bytes));
 
   const auto one = encode<Opts>(monsters[1]);
-  expect_every_prefix_fails<Opts, workloads::MonsterView>(one);
+  expect_every_prefix_fails<Opts, workloads::BasicMonsterView<Opts.format>>(one);
+  expect_every_prefix_fails<Opts, View>(bytes);
 }
 
 TEST(ViewWorkloads, MonstersNative) { check_monsters<bs::native>(); }
@@ -516,6 +538,177 @@ void check_monsters_portable() {
                     "big-endian host";
 }
 TEST(ViewWorkloads, MonstersPortable) { check_monsters_portable(); }
+
+// ---- sequence_view ------------------------------------------------------------------------------
+
+struct Named {
+  std::string_view name;
+  std::uint16_t code{};
+  bool flag{};
+};
+struct NamedOwned {
+  std::string name;
+  std::uint16_t code{};
+  bool flag{};
+};
+template <bs::wire_format F = bs::wire_format::native>
+using NamedSeq = bs::sequence_view<Named, F>;
+using PortableSeq = NamedSeq<bs::wire_format::portable>;
+
+TEST(ZeroCopySequenceView, GoldenBytesAreThoseOfTheVector) {
+  const std::vector<NamedOwned> owned{{"ab", 0x0102, true}, {"", 7, false}};
+  // count 2 | "ab": len 2, 'a' 'b' | 0x0102 | true | "": len 0 | 7 | false
+  const std::string golden = "0200000000000000"
+                             "0200000000000000" "6162" "0201" "01"
+                             "0000000000000000" "0700" "00";
+  ASSERT_EQ(hex(encode<P>(owned)), golden);
+  const auto bytes = unhex(golden);
+  bs::BufferView in{bytes};
+  PortableSeq seq;
+  AllocationProbe probe;
+  ASSERT_TRUE(bs::deserialize<P>(in, seq));
+  EXPECT_EQ(probe.count(), 0U);
+  EXPECT_EQ(in.read_position(), bytes.size());
+  EXPECT_EQ(seq.size(), 2U);
+  EXPECT_FALSE(seq.empty());
+  // bytes() is the elements' encoding, after the count.
+  EXPECT_EQ(seq.bytes().data(), bytes.data() + 8);
+  EXPECT_EQ(seq.bytes().size(), bytes.size() - 8);
+  auto it = seq.begin();
+  EXPECT_EQ(it->name, "ab");
+  EXPECT_EQ(it->code, 0x0102);
+  EXPECT_TRUE(it->flag);
+  EXPECT_TRUE(points_into(it->name, bytes));
+  ++it;
+  EXPECT_EQ(it->name, "");
+  EXPECT_EQ(it->code, 7);
+  EXPECT_FALSE(it->flag);
+  ++it;
+  EXPECT_TRUE(it == seq.end());
+  EXPECT_TRUE(it == std::default_sentinel);
+  EXPECT_EQ(probe.count(), 0U);
+  EXPECT_EQ(hex(encode<P>(seq)), golden);
+  EXPECT_EQ(bs::serialized_size<P>(seq), bytes.size());
+}
+
+TEST(ZeroCopySequenceView, EmptyAndDefault) {
+  const PortableSeq none;
+  EXPECT_TRUE(none.empty());
+  EXPECT_TRUE(none.begin() == none.end());
+  EXPECT_EQ(hex(encode<P>(none)), "0000000000000000");
+  const auto bytes = unhex("0000000000000000");
+  bs::BufferView in{bytes};
+  PortableSeq seq;
+  ASSERT_TRUE(bs::deserialize<P>(in, seq));
+  EXPECT_TRUE(seq.empty());
+  EXPECT_TRUE(seq.begin() == seq.end());
+}
+
+TEST(ZeroCopySequenceView, IsAForwardRange) {
+  static_assert(std::forward_iterator<NamedSeq<>::iterator>);
+  static_assert(std::ranges::forward_range<const NamedSeq<>>);
+  const std::vector<NamedOwned> owned{{"x", 1, true}, {"yy", 2, false}, {"zzz", 3, true}};
+  const auto bytes = encode(owned);
+  bs::BufferView in{bytes};
+  NamedSeq<> seq;
+  ASSERT_TRUE(bs::deserialize(in, seq));
+  // Multi-pass: a copied iterator is independent.
+  auto a = seq.begin();
+  auto b = a;
+  ++a;
+  EXPECT_EQ(b->name, "x");
+  EXPECT_EQ(a->name, "yy");
+  EXPECT_EQ(std::ranges::distance(seq), 3);
+  const std::vector<Named> copy = seq.to_vector();
+  ASSERT_EQ(copy.size(), 3U);
+  EXPECT_EQ(copy[2].name, "zzz");
+  EXPECT_EQ(copy[2].code, 3);
+}
+
+TEST(ZeroCopySequenceView, ReencodesInTheOtherFormat) {
+  const std::vector<NamedOwned> owned{{"abc", 300, true}, {"d", 4, false}};
+  const auto native_bytes = encode(owned);
+  bs::BufferView in{native_bytes};
+  NamedSeq<> seq;
+  ASSERT_TRUE(bs::deserialize(in, seq));
+  // A native view written in the portable format decodes element by element.
+  EXPECT_EQ(hex(encode<P>(seq)), hex(encode<P>(owned)));
+  EXPECT_EQ(bs::serialized_size<P>(seq), encode<P>(owned).size());
+}
+
+TEST(ZeroCopySequenceView, HostileElementsFailLikeTheVector) {
+  const std::vector<NamedOwned> owned{{"ab", 1, true}, {"cd", 2, false}};
+  auto bytes = encode<P>(owned);
+  // The second element's bool byte: count 8 + (8 + 2 + 2 + 1) + 8 + 2 + 2.
+  const std::size_t bool_at = 8 + 13 + 12;
+  bytes[bool_at] = std::byte{2};
+  bs::BufferView a{bytes};
+  bs::BufferView b{bytes};
+  PortableSeq seq;
+  std::vector<NamedOwned> vec;
+  EXPECT_FALSE(bs::deserialize<P>(a, seq));
+  EXPECT_FALSE(bs::deserialize<P>(b, vec));
+  EXPECT_EQ(a.last_error(), (bs::error{bs::errc::invalid_value, bool_at}));
+  EXPECT_EQ(a.last_error(), b.last_error());
+  EXPECT_EQ(a.read_position(), 0U);
+  // A count larger than the input can hold is refused before any element.
+  const auto huge = unhex("ffffffffffffff7f");
+  bs::BufferView h{huge};
+  EXPECT_FALSE(bs::deserialize<P>(h, seq));
+  EXPECT_EQ(h.last_error().code, bs::errc::truncated);
+  expect_every_prefix_fails<P, PortableSeq>(encode<P>(owned));
+}
+
+TEST(ZeroCopySequenceView, LimitsApplyToTheCount) {
+  const std::vector<NamedOwned> owned(5, NamedOwned{"n", 1, false});
+  const auto bytes = encode(owned);
+  constexpr bs::options four{.max_element_count = 4};
+  bs::BufferView in{bytes};
+  NamedSeq<> seq;
+  EXPECT_FALSE(bs::deserialize<four>(in, seq));
+  EXPECT_EQ(in.last_error(), (bs::error{bs::errc::limit_exceeded, 0}));
+}
+
+TEST(ZeroCopySequenceView, NestedSequencesAndSchemaHash) {
+  struct Inner {
+    std::vector<std::string> words;
+  };
+  struct InnerView {
+    bs::sequence_view<std::string_view> words;
+  };
+  const std::vector<Inner> owned{{{"a", "bc"}}, {{}}, {{"def"}}};
+  const auto bytes = encode(owned);
+  bs::BufferView in{bytes};
+  bs::sequence_view<InnerView> seq;
+  AllocationProbe probe;
+  ASSERT_TRUE(bs::deserialize(in, seq));
+  std::string joined;
+  for (const auto& inner : seq)
+    for (const std::string_view w : inner.words) joined.append(w).push_back('|');
+  EXPECT_EQ(probe.count(), 0U);
+  EXPECT_EQ(joined, "a|bc|def|");
+  EXPECT_EQ(hex(encode(seq)), hex(bytes));
+  static_assert(bs::schema_hash_v<bs::sequence_view<InnerView>> ==
+                bs::schema_hash_v<std::vector<Inner>>);
+  static_assert(bs::schema_hash_v<PortableSeq, P> == bs::schema_hash_v<std::vector<NamedOwned>, P>);
+}
+
+TEST(ZeroCopySequenceView, BytesChangedUnderTheViewStopIterationInsideThem) {
+  const std::vector<NamedOwned> owned{{"ab", 1, true}, {"cd", 2, false}, {"ef", 3, true}};
+  auto bytes = encode(owned);
+  bs::BufferView in{bytes};
+  NamedSeq<> seq;
+  ASSERT_TRUE(bs::deserialize(in, seq));
+  // Misuse: the second element's string length now points far past the input.
+  const std::uint64_t bogus = 1'000'000;
+  std::memcpy(bytes.data() + 8 + 13, &bogus, sizeof bogus);
+  std::size_t seen = 0;
+  for (const auto& e : seq) {
+    (void)e;
+    ++seen;
+  }
+  EXPECT_EQ(seen, 1U); // the first element, then the iteration ends
+}
 
 // ---- debug-build misuse detection ---------------------------------------------------------------
 

@@ -100,7 +100,7 @@ void add(checksum_acc& c, const wl::WeaponView& w) {
   c.i(w.damage);
 }
 
-void add(checksum_acc& c, const std::vector<wl::MonsterView>& ms) {
+void add(checksum_acc& c, const wl::MonstersView<>& ms) {
   c.u(ms.size());
   for (const auto& m : ms) {
     add(c, m.pos);
@@ -126,7 +126,7 @@ template <> struct view_of<wl::Car> {
   using type = wl::CarView;
 };
 template <> struct view_of<std::vector<wl::Monster>> {
-  using type = std::vector<wl::MonsterView>;
+  using type = wl::MonstersView<>;
 };
 
 // Serialize and deserialize are bs_native's; only traverse is timed. The view

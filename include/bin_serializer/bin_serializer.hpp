@@ -18,6 +18,7 @@
 #include "deserializer.hpp"
 #include "std/all.hpp"
 #include "array_view.hpp"
+#include "sequence_view.hpp"
 #include "evolution.hpp"
 #include "schema_hash.hpp"
 #include "message.hpp"
