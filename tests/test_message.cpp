@@ -281,6 +281,87 @@ TEST(Message, FailedWriteLeavesBufferAsItWas) {
   EXPECT_EQ(tiny.size(), 0U);
 }
 
+// One-block payloads (Tick) have a constant header and take an inlined path
+// that compares it whole; every way of failing it must still give the checked
+// path's exact reason and offset.
+std::vector<std::byte> framed_tick(std::uint64_t i) {
+  bs::Buffer buf;
+  EXPECT_TRUE(bs::serialize_message(buf, workloads::make_tick(i)));
+  return {buf.bytes().begin(), buf.bytes().end()};
+}
+
+TEST(MessageFixedPayload, HeaderIsTheConstantOfItsType) {
+  static_assert(bs::detail::fixed_message<Tick, native>);
+  static_assert(!bs::detail::fixed_message<Person, native>);
+  const auto bytes = framed_tick(5);
+  ASSERT_EQ(bytes.size(), 24 + sizeof(Tick));
+  const auto& expected = bs::detail::fixed_header<Tick, native>;
+  EXPECT_EQ(std::memcmp(bytes.data(), expected.data(), 24), 0);
+  // The same bytes as the general path computes for this header.
+  const auto h = bs::message_header_for<Tick>(sizeof(Tick));
+  unsigned char raw[24];
+  bs::detail::encode_header(raw, h);
+  EXPECT_EQ(std::memcmp(raw, expected.data(), 24), 0);
+}
+
+TEST(MessageFixedPayload, FailuresReportWhatTheCheckedPathReports) {
+  const auto good = framed_tick(7);
+  Tick t = workloads::make_tick(1);
+  auto bad = good;
+  bad[0] = std::byte{'X'};
+  EXPECT_EQ(expect_rejected(bad, t), (bs::error{errc::bad_header, 0}));
+  bad = good;
+  bad[9] ^= std::byte{1}; // another fingerprint
+  EXPECT_EQ(expect_rejected(bad, t), (bs::error{errc::schema_mismatch, 8}));
+  bad = good;
+  bad[16] = std::byte{static_cast<unsigned char>(sizeof(Tick) + 8)}; // longer than the input
+  EXPECT_EQ(expect_rejected(bad, t).code, errc::truncated);
+  bad.resize(bad.size() + 8); // ... now present, but not what a Tick consumes
+  EXPECT_EQ(expect_rejected(bad, t, false),
+            (bs::error{errc::invalid_value, 24 + sizeof(Tick) + 8})); // the declared end
+  for (std::size_t n = 0; n < good.size(); ++n) {
+    const std::vector<std::byte> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n));
+    EXPECT_EQ(expect_rejected(cut, t).code, errc::truncated) << n;
+  }
+  // A clamp below one message is reported as the limit, by the checked path.
+  constexpr auto small = bs::options{.max_total_bytes = 30};
+  EXPECT_EQ((expect_rejected<Tick, small>(good, t)).code, errc::limit_exceeded);
+}
+
+struct TwoFlags {
+  bool a;
+  bool b;
+  bool operator==(const TwoFlags&) const = default;
+};
+
+TEST(MessageFixedPayload, PayloadChecksStillRun) {
+  static_assert(bs::detail::fixed_message<TwoFlags, bs::untrusted>);
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize_message<bs::untrusted>(buf, TwoFlags{true, false}));
+  std::vector<std::byte> bytes(buf.bytes().begin(), buf.bytes().end());
+  bytes[24 + 1] = std::byte{2};
+  TwoFlags f{false, true};
+  EXPECT_EQ((expect_rejected<TwoFlags, bs::untrusted>(bytes, f, false)),
+            (bs::error{errc::invalid_value, 25}));
+}
+
+TEST(MessageFixedPayload, BackToBackAndFixedBuffers) {
+  bs::FixedBuffer<2 * (24 + sizeof(Tick)) + 10> out;
+  ASSERT_TRUE(bs::serialize_message(out, workloads::make_tick(1)));
+  ASSERT_TRUE(bs::serialize_message(out, workloads::make_tick(2)));
+  EXPECT_FALSE(bs::serialize_message(out, workloads::make_tick(3)));
+  EXPECT_EQ(out.size(), 2 * (24 + sizeof(Tick)));
+  EXPECT_EQ(out.last_error(), (bs::error{errc::buffer_full, out.size()}));
+  Tick t{};
+  ASSERT_TRUE(bs::deserialize_message(out, t));
+  EXPECT_EQ(t, workloads::make_tick(1));
+  ASSERT_TRUE(bs::deserialize_message(out, t));
+  EXPECT_EQ(t, workloads::make_tick(2));
+  EXPECT_FALSE(bs::deserialize_message(out, t));
+  EXPECT_EQ(out.last_error().code, errc::truncated);
+  EXPECT_EQ(t, workloads::make_tick(2));
+}
+
 TEST(Message, PlainBuffersWriteAndReadTheSameBytes) {
   WriteOnly out;
   ASSERT_TRUE(bs::serialize_message<portable>(out, workloads::make_person()));

@@ -170,30 +170,53 @@ bool skip_payload(R& r, const message_header& h, std::size_t header_at) {
 
 } // namespace detail
 
-// Appends header + payload. On failure returns false and, for buffers with
-// direct access, leaves the buffer exactly as it was.
-template <options Opts = native, WritableBuffer B, class T>
-bool serialize_message(B& buffer, const T& value) {
-  if constexpr (ContiguousWritableBuffer<B>) {
+namespace detail {
+
+// The 24 header bytes of a T message with this payload length, at compile time.
+template <class T, options Opts>
+consteval std::array<unsigned char, message_header_size> header_bytes(std::uint64_t length) {
+  std::array<unsigned char, message_header_size> h{};
+  unsigned char raw[message_header_size];
+  encode_header(raw, message_header_for<T, Opts>(length));
+  for (std::size_t i = 0; i < message_header_size; ++i) h[i] = raw[i];
+  return h;
+}
+
+// A one-block payload (a trivially copyable struct, a scalar: the values
+// serialize() inlines) has a fixed length, so its whole header is a constant:
+// writing it is one 24-byte copy and checking it on input one comparison.
+// These are the framed messages of hot paths (ticks, orders), inlined like
+// serialize() is for them.
+template <class T, options Opts>
+inline constexpr bool fixed_message = inline_top_level<Opts, T>;
+template <class T, options Opts>
+inline constexpr std::array<unsigned char, message_header_size> fixed_header =
+    header_bytes<T, Opts>(max_serialized_size_v<T, Opts>);
+
+template <options Opts, class B, class T>
+BIN_SERIALIZER_INLINE bool serialize_message_impl(B& buffer, const T& value) {
+  if constexpr (ContiguousWritableBuffer<B> && fixed_message<T, Opts>) {
+    constexpr std::size_t total = message_header_size + max_serialized_size_v<T, Opts>;
+    writer_for<Opts, B> w(buffer);
+    if (w.reserve(total) && w.write_bytes(fixed_header<T, Opts>.data(), message_header_size) &&
+        write_value(w, value)) [[likely]] {
+      w.commit();
+      return true;
+    }
+    w.rollback();
+    return false;
+  } else if constexpr (ContiguousWritableBuffer<B>) {
     // One pass through serialize()'s own writer: header with a placeholder
     // length, payload, then the length patched in. A failure rolls back both.
-    static constexpr auto fixed = [] {
-      std::array<unsigned char, message_header_size> h{};
-      unsigned char raw[message_header_size];
-      detail::encode_header(raw, message_header_for<T, Opts>());
-      for (std::size_t i = 0; i < message_header_size; ++i) h[i] = raw[i];
-      return h;
-    }();
+    static constexpr auto fixed = header_bytes<T, Opts>(0);
     const std::size_t start = buffer.size();
-    detail::writer_for<Opts, B> w(buffer);
+    writer_for<Opts, B> w(buffer);
     if (w.write_bytes(fixed.data(), message_header_size) &&
-        detail::reserve_upfront<Opts, decltype(w), B>(w, value) && detail::write_value(w, value))
-        [[likely]] {
+        reserve_upfront<Opts, decltype(w), B>(w, value) && write_value(w, value)) [[likely]] {
       w.commit();
       const std::uint64_t length = buffer.size() - start - message_header_size;
-      detail::put_le(reinterpret_cast<unsigned char*>(buffer.data()) + start +
-                         detail::header_offset_length,
-                     length);
+      put_le(reinterpret_cast<unsigned char*>(buffer.data()) + start + header_offset_length,
+             length);
       return true;
     }
     w.rollback();
@@ -201,9 +224,62 @@ bool serialize_message(B& buffer, const T& value) {
   } else {
     // Bytes handed to write() cannot be patched: measure first.
     unsigned char header[message_header_size];
-    detail::encode_header(header, message_header_for<T, Opts>(serialized_size<Opts>(value)));
+    encode_header(header, message_header_for<T, Opts>(serialized_size<Opts>(value)));
     return buffer.write(header, sizeof header) && serialize<Opts>(buffer, value);
   }
+}
+
+template <options Opts, class B, class T>
+bool deserialize_message_checked(B& buffer, T& value) {
+  reader_for<Opts, B> r(buffer);
+  const std::size_t at = r.position();
+  message_header h;
+  if (read_header(r, h) && check_schema<T, Opts>(r, h, at) && check_payload_fits(r, h, at) &&
+      read_payload(r, h, value)) [[likely]] {
+    r.commit();
+    return true;
+  }
+  r.rollback();
+  return false;
+}
+
+template <options Opts, class B, class T>
+BIN_SERIALIZER_INLINE bool deserialize_message_impl(B& buffer, T& value) {
+  if constexpr (ContiguousReadableBuffer<B> && fixed_message<T, Opts>) {
+    constexpr std::size_t total = message_header_size + max_serialized_size_v<T, Opts>;
+    // The expected header, compared whole; any difference (another schema, a
+    // bad header, a short input) takes the checked path, which says which.
+    // (A max_total_bytes below one message is left to that path too.)
+    const std::size_t pos = buffer.read_position();
+    if (total <= Opts.max_total_bytes && buffer.size() - pos >= total &&
+        std::memcmp(buffer.data() + pos, fixed_header<T, Opts>.data(), message_header_size) == 0)
+        [[likely]] {
+      reader_for<Opts, B> r(buffer);
+      (void)r.take(message_header_size);
+      if (read_value(r, value)) [[likely]] {
+        r.commit();
+        return true;
+      }
+      r.rollback();
+      return false;
+    }
+  }
+  return deserialize_message_checked<Opts>(buffer, value);
+}
+
+} // namespace detail
+
+// Appends header + payload. On failure returns false and, for buffers with
+// direct access, leaves the buffer exactly as it was.
+template <options Opts = native, WritableBuffer B, class T>
+  requires detail::fixed_message<T, Opts>
+BIN_SERIALIZER_INLINE bool serialize_message(B& buffer, const T& value) {
+  return detail::serialize_message_impl<Opts>(buffer, value);
+}
+template <options Opts = native, WritableBuffer B, class T>
+  requires(!detail::fixed_message<T, Opts>)
+bool serialize_message(B& buffer, const T& value) {
+  return detail::serialize_message_impl<Opts>(buffer, value);
 }
 
 // Reads one framed message into value. Fails with schema_mismatch (value and
@@ -212,17 +288,14 @@ bool serialize_message(B& buffer, const T& value) {
 // payload does not fit; invalid_value if the payload is not exactly
 // payload_length bytes.
 template <options Opts = native, ReadableBuffer B, class T>
+  requires detail::fixed_message<T, Opts>
+BIN_SERIALIZER_INLINE bool deserialize_message(B& buffer, T& value) {
+  return detail::deserialize_message_impl<Opts>(buffer, value);
+}
+template <options Opts = native, ReadableBuffer B, class T>
+  requires(!detail::fixed_message<T, Opts>)
 bool deserialize_message(B& buffer, T& value) {
-  detail::reader_for<Opts, B> r(buffer);
-  const std::size_t at = r.position();
-  message_header h;
-  if (detail::read_header(r, h) && detail::check_schema<T, Opts>(r, h, at) &&
-      detail::check_payload_fits(r, h, at) && detail::read_payload(r, h, value)) [[likely]] {
-    r.commit();
-    return true;
-  }
-  r.rollback();
-  return false;
+  return detail::deserialize_message_impl<Opts>(buffer, value);
 }
 
 // Reads (consumes) one header and checks its own fields, not the schema.
