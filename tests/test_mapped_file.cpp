@@ -169,8 +169,11 @@ TEST(MappedFile, ReadOnlyRefusesWrites) {
   EXPECT_FALSE(f.writable());
   EXPECT_FALSE(f.write("x", 1));
   EXPECT_EQ(f.last_error().code, errc::io_error);
+  f.set_error({});
   EXPECT_FALSE(bs::serialize(f, std::uint64_t{8}));
   EXPECT_EQ(f.size(), 8u); // unchanged
+  // The file's own reason, not a generic allocation failure.
+  EXPECT_EQ(f.last_error(), (bs::error{errc::io_error, 8}));
   std::uint64_t v = 0;
   ASSERT_TRUE(bs::deserialize(f, v));
   EXPECT_EQ(v, 7u);

@@ -115,18 +115,35 @@ public:
 private:
   // Makes the buffer hold `used` written bytes plus room for n more. Static
   // and out of line: only a buffer that can actually grow ever gets here.
-  BIN_SERIALIZER_NOINLINE static bool grow_buffer(B& buf, std::size_t used,
+  // Grows the buffer to hold n more bytes; returns errc::ok or why not. A
+  // buffer that records its own errors (MappedFile: io_error for a read-only
+  // file, out_of_memory for a full disk) gets its reason reported, not a
+  // generic one; its previous error is kept if growing succeeds.
+  BIN_SERIALIZER_NOINLINE static errc grow_buffer(B& buf, std::size_t used,
                                                   std::size_t n) noexcept {
     constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
-    if (n > max - used) return false;
+    if (n > max - used) return errc::out_of_memory;
     // Publish what is written so far: reserve() keeps only size() bytes.
     buf.set_size(used);
     const std::size_t needed = used + n;
     const std::size_t cap = buf.capacity();
     const std::size_t doubled = cap > max / 2 ? max : cap * 2;
+    [[maybe_unused]] error before{};
+    if constexpr (ErrorRecordingBuffer<B>) {
+      before = buf.last_error();
+      buf.set_error({});
+    }
     // Ask for geometric growth first (amortised O(1) appends), then for the
     // exact amount, which is all a fixed-capacity buffer can ever give.
-    return (doubled > needed && buf.reserve(doubled)) || buf.reserve(needed);
+    if ((doubled > needed && buf.reserve(doubled)) || buf.reserve(needed)) {
+      if constexpr (ErrorRecordingBuffer<B>) buf.set_error(before);
+      return errc::ok;
+    }
+    if constexpr (ErrorRecordingBuffer<B>) {
+      const errc own = buf.last_error().code;
+      if (own != errc::ok) return own;
+    }
+    return errc::out_of_memory;
   }
 
   BIN_SERIALIZER_INLINE bool grow(std::size_t n) noexcept {
@@ -134,7 +151,7 @@ private:
     if constexpr (fixed_capacity<B>) {
       return fail(errc::buffer_full); // cannot grow: no call, nothing escapes
     } else {
-      if (!grow_buffer(buf_, used, n)) return fail(errc::out_of_memory);
+      if (const errc e = grow_buffer(buf_, used, n); e != errc::ok) return fail(e);
       base_ = buf_.data();
       cur_ = base_ + used;
       end_ = base_ + buf_.capacity();
