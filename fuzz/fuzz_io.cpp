@@ -37,13 +37,7 @@ namespace bs = bin_serializer;
 
 constexpr std::size_t block = 64;
 
-template <class T>
-bool same(const T& a, const T& b) {
-  if constexpr (requires { typename T::hasher; })
-    return a == b;
-  else
-    return fuzz::encode<bs::native>(a) == fuzz::encode<bs::native>(b);
-}
+using fuzz::same_value;
 
 std::string as_string(fuzz::input in) {
   return std::string(reinterpret_cast<const char*>(in.data()), in.size());
@@ -119,7 +113,7 @@ void check_reader(Reader& reader, bool ok, std::size_t consumed, const T& expect
   FUZZ_CHECK(got == ok);
   if (ok) {
     FUZZ_CHECK(reader.read_position() == consumed);
-    FUZZ_CHECK(same(value, expected));
+    FUZZ_CHECK(same_value(value, expected));
   } else {
     FUZZ_CHECK(fuzz::is_decode_error(reader.last_error().code));
     (void)fuzz::encode<bs::native>(value); // still a valid object

@@ -69,14 +69,7 @@ std::string le64(std::uint64_t v) {
   return out;
 }
 
-constexpr std::uint64_t fnv(std::initializer_list<unsigned> bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned b : bytes) {
-    h ^= b;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
+using test_util::fnv;
 
 TEST(Message, GoldenHeaderPersonPortable) {
   // FORMAT(1) STRUCT(4) STRING(1) SINT(4) STRING(1) SEQUENCE FLOAT(4) END

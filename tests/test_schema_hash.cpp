@@ -132,15 +132,7 @@ struct bs::codec<schema_hash_test::Opaque> {
 namespace {
 using namespace schema_hash_test;
 
-// FNV-1a 64 over a byte string, written independently of the library.
-constexpr std::uint64_t fnv(std::initializer_list<unsigned> bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned b : bytes) {
-    h ^= b;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
+using test_util::fnv;
 
 // Compile time: usable in static_assert and as a template argument.
 static_assert(schema_hash_v<A> == schema_hash_v<A_renamed>);

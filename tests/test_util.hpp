@@ -46,6 +46,17 @@ inline void PrintTo(const error& e, std::ostream* os) {
 
 namespace test_util {
 
+// FNV-1a 64 over a byte string, written independently of the library (for
+// the schema fingerprint tests, which spell out the token stream).
+constexpr std::uint64_t fnv(std::initializer_list<unsigned> bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned b : bytes) {
+    h ^= b;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
 inline std::string hex(std::span<const std::byte> bytes) {
   static constexpr char digits[] = "0123456789abcdef";
   std::string out;

@@ -33,15 +33,21 @@ struct checksum_acc {
   void s(std::string_view v) noexcept { s(v.data(), v.size()); }
 };
 
-inline void add(checksum_acc& c, const workloads::Person& p) {
+// The workload checksums are templates so that the zero-copy view twins
+// (workloads/views.hpp: string_view for string, array_view / sequence_view for
+// vector) are summed by the very same code as the owning types.
+template <class PersonLike>
+void add_person(checksum_acc& c, const PersonLike& p) {
   c.s(p.name);
   c.i(p.id);
   c.s(p.email);
   c.u(p.scores.size());
-  for (float x : p.scores) c.f(x);
+  for (const float x : p.scores) c.f(x);
 }
+inline void add(checksum_acc& c, const workloads::Person& p) { add_person(c, p); }
 
-inline void add(checksum_acc& c, const workloads::Car& car) {
+template <class CarLike>
+void add_car(checksum_acc& c, const CarLike& car) {
   c.i(car.timestamp);
   c.u(car.serial_number);
   c.u(car.model_year);
@@ -67,7 +73,7 @@ inline void add(checksum_acc& c, const workloads::Car& car) {
   for (const auto& pf : car.performance_figures) {
     c.u(pf.octane_rating);
     c.u(pf.acceleration.size());
-    for (const auto& a : pf.acceleration) {
+    for (const workloads::Acceleration a : pf.acceleration) {
       c.u(a.mph);
       c.f(a.seconds);
     }
@@ -76,6 +82,7 @@ inline void add(checksum_acc& c, const workloads::Car& car) {
   c.s(car.model);
   c.s(car.activation_code);
 }
+inline void add(checksum_acc& c, const workloads::Car& car) { add_car(c, car); }
 
 inline void add(checksum_acc& c, const workloads::Vec3& v) {
   c.f(v.x);
@@ -83,30 +90,36 @@ inline void add(checksum_acc& c, const workloads::Vec3& v) {
   c.f(v.z);
 }
 
-inline void add(checksum_acc& c, const workloads::Weapon& w) {
+template <class WeaponLike>
+void add_weapon(checksum_acc& c, const WeaponLike& w) {
   c.s(w.name);
   c.i(w.damage);
 }
 
-inline void add(checksum_acc& c, const workloads::Monster& m) {
+template <class MonsterLike>
+void add_monster(checksum_acc& c, const MonsterLike& m) {
   add(c, m.pos);
   c.i(m.mana);
   c.i(m.hp);
   c.s(m.name);
   c.u(m.inventory.size());
-  for (auto x : m.inventory) c.u(x);
+  for (const std::uint8_t x : m.inventory) c.u(x);
   c.u(static_cast<std::uint8_t>(m.color));
   c.u(m.weapons.size());
-  for (const auto& w : m.weapons) add(c, w);
-  add(c, m.equipped);
+  for (const auto& w : m.weapons) add_weapon(c, w);
+  add_weapon(c, m.equipped);
   c.u(m.path.size());
-  for (const auto& p : m.path) add(c, p);
+  for (const workloads::Vec3 p : m.path) add(c, p);
 }
 
-inline void add(checksum_acc& c, const std::vector<workloads::Monster>& ms) {
+template <class MonstersLike>
+void add_monsters(checksum_acc& c, const MonstersLike& ms) {
   c.u(ms.size());
-  for (const auto& m : ms) add(c, m);
+  for (const auto& m : ms) add_monster(c, m);
 }
+inline void add(checksum_acc& c, const workloads::Weapon& w) { add_weapon(c, w); }
+inline void add(checksum_acc& c, const workloads::Monster& m) { add_monster(c, m); }
+inline void add(checksum_acc& c, const std::vector<workloads::Monster>& ms) { add_monsters(c, ms); }
 
 inline void add(checksum_acc& c, const workloads::SmallMessage& m) {
   c.i(m.id);

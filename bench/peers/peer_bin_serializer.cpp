@@ -51,72 +51,9 @@ struct bs_portable : bs_adapter<T, bin_serializer::portable, bin_serializer::por
 
 namespace wl = workloads;
 
-void add(checksum_acc& c, const wl::PersonView& p) {
-  c.s(p.name);
-  c.i(p.id);
-  c.s(p.email);
-  c.u(p.scores.size());
-  for (const float x : p.scores) c.f(x);
-}
-
-void add(checksum_acc& c, const wl::CarView& car) {
-  c.i(car.timestamp);
-  c.u(car.serial_number);
-  c.u(car.model_year);
-  c.b(car.available);
-  c.u(static_cast<std::uint8_t>(car.code));
-  for (auto n : car.some_numbers) c.u(n);
-  c.s(car.vehicle_code.data(), car.vehicle_code.size());
-  c.u(car.extras.to_ulong());
-  const auto& e = car.engine;
-  c.u(e.capacity);
-  c.u(e.num_cylinders);
-  c.u(e.max_rpm);
-  c.s(e.manufacturer_code.data(), e.manufacturer_code.size());
-  c.u(static_cast<std::uint8_t>(e.booster.boost_type));
-  c.u(e.booster.horse_power);
-  c.u(car.fuel_figures.size());
-  for (const auto& f : car.fuel_figures) {
-    c.u(f.speed);
-    c.f(f.mpg);
-    c.s(f.usage_description);
-  }
-  c.u(car.performance_figures.size());
-  for (const auto& pf : car.performance_figures) {
-    c.u(pf.octane_rating);
-    c.u(pf.acceleration.size());
-    for (const wl::Acceleration a : pf.acceleration) {
-      c.u(a.mph);
-      c.f(a.seconds);
-    }
-  }
-  c.s(car.manufacturer);
-  c.s(car.model);
-  c.s(car.activation_code);
-}
-
-void add(checksum_acc& c, const wl::WeaponView& w) {
-  c.s(w.name);
-  c.i(w.damage);
-}
-
-void add(checksum_acc& c, const wl::MonstersView<>& ms) {
-  c.u(ms.size());
-  for (const auto& m : ms) {
-    add(c, m.pos);
-    c.i(m.mana);
-    c.i(m.hp);
-    c.s(m.name);
-    c.u(m.inventory.size());
-    for (const std::uint8_t x : m.inventory) c.u(x);
-    c.u(static_cast<std::uint8_t>(m.color));
-    c.u(m.weapons.size());
-    for (const auto& w : m.weapons) add(c, w);
-    add(c, m.equipped);
-    c.u(m.path.size());
-    for (const wl::Vec3 p : m.path) add(c, p);
-  }
-}
+void add(checksum_acc& c, const wl::PersonView& p) { add_person(c, p); }
+void add(checksum_acc& c, const wl::CarView& car) { add_car(c, car); }
+void add(checksum_acc& c, const wl::MonstersView<>& ms) { add_monsters(c, ms); }
 
 template <class T> struct view_of;
 template <> struct view_of<wl::Person> {

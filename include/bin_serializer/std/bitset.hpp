@@ -78,11 +78,12 @@ struct codec<std::bitset<N>> {
       unsigned char in[portable_bytes == 0 ? 1 : portable_bytes] = {};
       if (!r.read_bytes(in, portable_bytes)) return false;
       if constexpr (N % 8 != 0 && R::opts.validate_values) {
-        if ((in[portable_bytes - 1] >> (N % 8)) != 0) [[unlikely]]
+        if ((static_cast<unsigned>(in[portable_bytes - 1]) >> (N % 8)) != 0) [[unlikely]]
           return r.fail(errc::invalid_value, at + portable_bytes - 1);
       }
       bits decoded;
-      for (std::size_t i = 0; i < N; ++i) decoded[i] = ((in[i / 8] >> (i % 8)) & 1u) != 0;
+      for (std::size_t i = 0; i < N; ++i)
+        decoded[i] = ((static_cast<unsigned>(in[i / 8]) >> (i % 8)) & 1u) != 0;
       b = decoded;
       return true;
     }
