@@ -157,6 +157,41 @@ TEST(StdBitset, ObjectBytes) {
   expect_round_trip(wide);
 }
 
+// Native bitsets are the object's bytes, but a set storage bit past N is no
+// bitset<N> value: rejected, at the bitset's offset. Checked for sizes on both
+// sides of the 64-bit word (different code paths) and on a full bitset<64>.
+template <std::size_t N>
+void expect_stray_bit_rejected() {
+  std::bitset<N> b;
+  b.set(0);
+  b.set(N - 1);
+  expect_round_trip(b);
+  auto bytes = encode(b);
+  // Little-endian words: the last byte's top bit is storage bit sizeof * 8 - 1,
+  // past N for every N tested here.
+  static_assert(sizeof(std::bitset<N>) * 8 > N);
+  bytes.back() |= std::byte{0x80};
+  bin_serializer::BufferView view(bytes.data(), bytes.size());
+  std::bitset<N> out;
+  EXPECT_FALSE(bin_serializer::deserialize(view, out)) << N;
+  EXPECT_EQ(view.last_error(), (bin_serializer::error{bin_serializer::errc::invalid_value, 0}))
+      << N;
+  EXPECT_EQ(view.read_position(), 0u);
+}
+
+TEST(StdBitset, StrayStorageBitsAreRejected) {
+  SKIP_UNLESS_LITTLE_ENDIAN();
+  expect_stray_bit_rejected<1>();
+  expect_stray_bit_rejected<8>();
+  expect_stray_bit_rejected<12>();
+  expect_stray_bit_rejected<63>();
+  expect_stray_bit_rejected<65>();
+  expect_stray_bit_rejected<100>();
+  std::bitset<64> full;
+  full.set();
+  expect_round_trip(full);
+}
+
 // bitset<0> has storage but no bits: the native encoding is all zeros (not
 // the uninitialised storage), and a non-zero byte is rejected when checked.
 TEST(StdBitset, ZeroBitsIsZeroBytes) {

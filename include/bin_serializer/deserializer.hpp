@@ -8,6 +8,7 @@
 
 #include "buffer_concept.hpp"
 #include "config.hpp"
+#include "detail/field_runs.hpp"
 #include "detail/reader.hpp"
 #include "options.hpp"
 #include "serializable.hpp"
@@ -86,7 +87,7 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
       if (!read_value(r, element)) return false;
     return true;
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
-    auto visit = [&r](auto&... fields) -> bool { return (read_value(r, fields) && ...); };
+    auto visit = [&r](auto&... fields) -> bool { return read_fields(r, fields...); };
     return visit_members(value, visit);
   } else if constexpr (c == category::evolvable) {
     return read_evolvable(r, value);

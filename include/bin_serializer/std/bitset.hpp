@@ -30,6 +30,10 @@ struct codec<std::bitset<N>> {
   static constexpr std::size_t size(const bits&) noexcept {
     return max_size<Opts>;
   }
+  // Every bitset<N> encodes to exactly this many bytes: lets a struct decode
+  // it within a run of fixed-size fields (detail/field_runs.hpp).
+  template <options Opts>
+  static constexpr std::size_t exact_size = max_size<Opts>;
 
   template <class W>
   static bool write(W& w, const bits& b) {
@@ -66,9 +70,13 @@ struct codec<std::bitset<N>> {
       bits raw;
       if (!r.read_bytes(&raw, sizeof raw)) return false;
       if constexpr (R::opts.validate_values) {
-        // Rebuild from the N valid bits: any difference is a stray bit.
+        // Rebuild from the N valid bits: any difference is a stray bit. Up to
+        // 64 bits the constructor from an integer drops the bits past N.
         bits clean;
-        for (std::size_t i = 0; i < N; ++i) clean[i] = raw[i];
+        if constexpr (N <= 64)
+          clean = bits(raw.to_ullong());
+        else
+          for (std::size_t i = 0; i < N; ++i) clean[i] = raw[i];
         if (std::memcmp(&clean, &raw, sizeof raw) != 0) [[unlikely]]
           return r.fail(errc::invalid_value, at);
       }

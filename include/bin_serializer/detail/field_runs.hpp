@@ -1,0 +1,228 @@
+// Decoding a struct's consecutive fixed-size fields as one run: one bounds
+// check for the run instead of one per field, and a cursor that stays in a
+// register while the run's fields are copied out.
+//
+// Why: a struct's fields are decoded through the reader object, which lives in
+// memory once the struct's decoder is an out-of-line function; every field then
+// reloads the cursor, compares it with the end and stores it back. A run of
+// scalars and trivially copyable members (Car's leading fields, a Monster's
+// position and stats) has a size known at compile time, so after a single
+// check of that size the fields are decoded from a local run_reader whose
+// bounds checks fold away. Value checks (bool, ranged enums) still run.
+//
+// Only members whose encoded size is known exactly from the type join a run:
+// scalars, block copies, C and std arrays and structs made of those, chrono
+// values and bitsets. Anything else, user codecs included, is decoded as
+// before. When the input holds fewer bytes
+// than the run, the fields are decoded one by one, so the error and its
+// offset are exactly those of the field that does not fit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "../error.hpp"
+#include "../options.hpp"
+#include "../config.hpp"
+#include "../serializable.hpp"
+#include "reader.hpp"
+
+namespace bin_serializer::detail {
+
+template <class R, class T>
+bool read_value(R& r, T& value);
+
+// The encoded size of T if it may join a run, else 0.
+template <options Opts, class T>
+consteval std::size_t run_size();
+
+template <options Opts, class... Ms>
+consteval std::size_t run_size_of_members(type_list<Ms...>) {
+  if constexpr (sizeof...(Ms) == 0) {
+    return 0;
+  } else {
+    const std::size_t sizes[] = {run_size<Opts, Ms>()...};
+    std::size_t total = 0;
+    for (const std::size_t s : sizes) {
+      if (s == 0) return 0;
+      total += s;
+    }
+    return total;
+  }
+}
+
+template <options Opts, class T>
+consteval std::size_t run_size() {
+  using U = std::remove_cvref_t<T>;
+  constexpr category c = category_of<Opts, U>();
+  if constexpr (c == category::bulk || c == category::scalar)
+    return sizeof(U);
+  else if constexpr (c == category::codec && codec_is_object_bytes<Opts, U>())
+    return sizeof(U); // chrono, std::array of scalars
+  else if constexpr (c == category::codec && is_std_array_v<U>)
+    return std::tuple_size_v<U> * run_size<Opts, typename U::value_type>();
+  else if constexpr (c == category::codec && requires { codec<U>::template exact_size<Opts>; })
+    return codec<U>::template exact_size<Opts>; // a library codec that states it (bitset)
+  else if constexpr (c == category::array)
+    return std::extent_v<U> * run_size<Opts, std::remove_extent_t<U>>();
+  else if constexpr (c == category::reflectable || c == category::aggregate)
+    return run_size_of_members<Opts>(member_types_t<U>{});
+  else
+    return 0;
+}
+
+// A reader over the run's bytes, all present (checked once by the caller).
+// Failures (a bad value inside the run) are recorded in the outer reader with
+// absolute offsets.
+template <class Outer>
+class run_reader {
+public:
+  static constexpr options opts = Outer::opts;
+  static constexpr bool contiguous = true;
+  static constexpr bool in_run = true;
+
+  BIN_SERIALIZER_INLINE run_reader(Outer& outer, const std::byte* p, std::size_t n,
+                                   std::size_t at) noexcept
+      : outer_(outer), start_(p), cur_(p), end_(p + n), at_(at) {}
+
+  BIN_SERIALIZER_INLINE bool read_bytes(void* dst, std::size_t n) noexcept {
+    if (n > remaining()) [[unlikely]]
+      return fail(errc::truncated, position());
+    std::memcpy(dst, cur_, n);
+    cur_ += n;
+    return true;
+  }
+  BIN_SERIALIZER_INLINE const std::byte* take(std::size_t n) noexcept {
+    if (n > remaining()) [[unlikely]] {
+      fail(errc::truncated, position());
+      return nullptr;
+    }
+    const std::byte* p = cur_;
+    cur_ += n;
+    return p;
+  }
+  // Run members have no length prefixes; present for the reader interface.
+  bool read_length(std::size_t& n, std::size_t min_bytes,
+                   std::size_t max_count = opts.max_element_count) noexcept {
+    const std::size_t at = position();
+    std::uint64_t v = 0;
+    if (!read_bytes(&v, sizeof v)) return false;
+    v = decode_length<opts>(v);
+    if (v > max_count) return fail(errc::limit_exceeded, at);
+    if (!count_fits(v, min_bytes, remaining())) return fail(errc::truncated, at);
+    n = static_cast<std::size_t>(v);
+    return true;
+  }
+  bool enter() noexcept { return outer_.enter(); }
+  void leave() noexcept { outer_.leave(); }
+
+  [[nodiscard]] std::size_t remaining() const noexcept {
+    return static_cast<std::size_t>(end_ - cur_);
+  }
+  [[nodiscard]] std::size_t position() const noexcept {
+    return at_ + static_cast<std::size_t>(cur_ - start_);
+  }
+  [[nodiscard]] bool finished() const noexcept { return cur_ == end_; }
+  bool fail(errc code, std::size_t at) noexcept { return outer_.fail(code, at); }
+
+private:
+  Outer& outer_;
+  const std::byte* start_;
+  const std::byte* cur_;
+  const std::byte* end_;
+  std::size_t at_;
+};
+
+template <class Outer>
+inline constexpr bool is_reader_v<run_reader<Outer>> = true;
+
+template <class R>
+concept run_capable = R::contiguous && !requires { R::in_run; };
+
+// How many of the leading types join one run (0 or 1: no run worth making).
+template <options Opts, class... Ts>
+consteval std::size_t leading_run_length() {
+  const std::size_t sizes[] = {run_size<Opts, Ts>()..., 0};
+  std::size_t n = 0;
+  while (n < sizeof...(Ts) && sizes[n] != 0) ++n;
+  return n;
+}
+
+template <options Opts, class... Ts>
+consteval std::size_t leading_run_bytes(std::size_t count) {
+  const std::size_t sizes[] = {run_size<Opts, Ts>()..., 0};
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < count; ++i) total += sizes[i];
+  return total;
+}
+
+template <class R, class Tuple, std::size_t... I>
+BIN_SERIALIZER_INLINE bool read_indexed(R& r, Tuple& fields, std::index_sequence<I...>) {
+  return (read_value(r, std::get<I>(fields)) && ...);
+}
+
+template <std::size_t Offset, class Tuple, std::size_t... I>
+BIN_SERIALIZER_INLINE auto shifted(std::index_sequence<I...>) {
+  return std::index_sequence<(Offset + I)...>{};
+}
+
+template <class R, class Tuple, std::size_t First>
+BIN_SERIALIZER_INLINE bool read_fields_from(R& r, Tuple& fields);
+
+// Fields [First, First + N) as one run, then the rest.
+template <class R, class Tuple, std::size_t First, std::size_t N, std::size_t Bytes>
+BIN_SERIALIZER_INLINE bool read_run(R& r, Tuple& fields) {
+  using run = decltype(shifted<First, Tuple>(std::make_index_sequence<N>{}));
+  bool ok;
+  if (r.remaining() < Bytes) [[unlikely]] {
+    ok = read_indexed(r, fields, run{}); // not all there: field by field, for the exact error
+  } else {
+    const std::size_t at = r.position();
+    const std::byte* p = r.take(Bytes);
+    run_reader<R> rr(r, p, Bytes, at);
+    // The sizes are the codecs' own; a mismatch would be a library bug,
+    // reported rather than letting the next field start at the wrong byte.
+    ok = read_indexed(rr, fields, run{}) &&
+         (rr.finished() || r.fail(errc::invalid_value, rr.position()));
+  }
+  // One call site for the fields after the run, so they are inlined once.
+  return ok && read_fields_from<R, Tuple, First + N>(r, fields);
+}
+
+template <class R, class Tuple, std::size_t First>
+BIN_SERIALIZER_INLINE bool read_fields_from(R& r, Tuple& fields) {
+  constexpr std::size_t size = std::tuple_size_v<Tuple>;
+  if constexpr (First == size) {
+    return true;
+  } else {
+    constexpr std::size_t n = []<std::size_t... I>(std::index_sequence<I...>) {
+      return leading_run_length<R::opts, std::tuple_element_t<First + I, Tuple>...>();
+    }(std::make_index_sequence<size - First>{});
+    if constexpr (n >= 2) {
+      constexpr std::size_t bytes = []<std::size_t... I>(std::index_sequence<I...>) {
+        return leading_run_bytes<R::opts, std::tuple_element_t<First + I, Tuple>...>(n);
+      }(std::make_index_sequence<size - First>{});
+      return read_run<R, Tuple, First, n, bytes>(r, fields);
+    } else {
+      return read_value(r, std::get<First>(fields)) &&
+             read_fields_from<R, Tuple, First + 1>(r, fields);
+    }
+  }
+}
+
+// A struct's fields in order, runs of fixed-size fields checked once.
+template <class R, class... Fs>
+BIN_SERIALIZER_INLINE bool read_fields(R& r, Fs&... fields) {
+  if constexpr (run_capable<R> && sizeof...(Fs) >= 2) {
+    std::tuple<Fs&...> refs(fields...);
+    return read_fields_from<R, std::tuple<Fs&...>, 0>(r, refs);
+  } else {
+    return (read_value(r, fields) && ...);
+  }
+}
+
+} // namespace bin_serializer::detail

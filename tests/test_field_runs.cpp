@@ -1,0 +1,205 @@
+// Runs of fixed-size fields (detail/field_runs.hpp): a struct's consecutive
+// scalars and block-copied members are bounds-checked once, from a contiguous
+// source. The result must be indistinguishable from decoding field by field,
+// which is what a read()-only source still does: same values, same failures,
+// same error codes and offsets, for every truncation and every corrupted byte.
+#include "test_util.hpp"
+
+#include <array>
+#include <bitset>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "workloads/workloads.hpp"
+
+namespace bs = bin_serializer;
+using test_util::hex;
+
+namespace field_runs_test {
+enum class Side : std::uint8_t { bid, ask };
+} // namespace field_runs_test
+
+template <>
+struct bin_serializer::enum_range<field_runs_test::Side> {
+  static constexpr auto min = field_runs_test::Side::bid;
+  static constexpr auto max = field_runs_test::Side::ask;
+};
+
+namespace field_runs_test {
+struct Point { // trivially copyable: one member of a run
+  float x, y;
+  bool operator==(const Point&) const = default;
+};
+struct Row {
+  std::uint32_t id = 0; // run 1: id, live, side, level, at, corners (4+1+1+2+8+16)
+  bool live = false;
+  Side side = Side::bid;
+  std::int16_t level = 0;
+  Point at{};
+  std::array<std::uint32_t, 4> corners{};
+  std::string name;       // breaks the run
+  std::uint8_t flags = 0; // run 2: flags, ratio
+  double ratio = 0;
+  std::vector<std::uint16_t> tail; // not a run member
+  bool operator==(const Row&) const = default;
+};
+static_assert(bs::detail::run_size<bs::native, Point>() == sizeof(Point));
+static_assert(bs::detail::run_size<bs::native, std::string>() == 0);
+static_assert(bs::detail::run_size<bs::native, std::array<std::uint32_t, 4>>() == 16);
+static_assert(bs::detail::run_size<bs::portable, std::bitset<12>>() == 2);
+static_assert(bs::detail::leading_run_length<bs::native, std::uint32_t, bool, Side, std::int16_t,
+                                             Point, std::array<std::uint32_t, 4>, std::string>() ==
+              6);
+
+// A source with read() and a position: decoded field by field (no runs), with
+// rollback, so its errors can be compared with a BufferView's one for one.
+struct FieldByField {
+  std::span<const std::byte> bytes;
+  std::size_t pos = 0;
+  bs::error err{};
+  bool read(void* dst, std::size_t n) {
+    if (n > bytes.size() - pos) {
+      err = {bs::errc::truncated, pos}; // a buffer reports its own shortfall
+      return false;
+    }
+    std::memcpy(dst, bytes.data() + pos, n);
+    pos += n;
+    return true;
+  }
+  [[nodiscard]] std::size_t read_position() const { return pos; }
+  [[nodiscard]] std::size_t remaining() const { return bytes.size() - pos; }
+  bool seek(std::size_t p) {
+    if (p > bytes.size()) return false;
+    pos = p;
+    return true;
+  }
+  [[nodiscard]] bs::error last_error() const { return err; }
+  void set_error(bs::error e) { err = e; }
+};
+
+Row sample(std::uint32_t i) {
+  Row r;
+  r.id = 1000 + i;
+  r.live = (i % 2) == 1;
+  r.side = (i % 2) == 1 ? Side::ask : Side::bid;
+  r.level = static_cast<std::int16_t>(-3 * static_cast<int>(i));
+  r.at = {1.5f * static_cast<float>(i), -2.0f};
+  r.corners = {i, i + 1, i + 2, i + 3};
+  r.name = "row" + std::to_string(i);
+  r.flags = static_cast<std::uint8_t>(i);
+  r.ratio = 0.25 * i;
+  r.tail.assign(i % 3, static_cast<std::uint16_t>(i));
+  return r;
+}
+
+template <bs::options Opts, class T>
+std::vector<std::byte> encode(const T& v) {
+  bs::Buffer buf;
+  EXPECT_TRUE(bs::serialize<Opts>(buf, v));
+  return test_util::to_vector(buf.bytes());
+}
+
+// Decodes `bytes` both ways and checks that nothing tells them apart.
+template <bs::options Opts, class T>
+void expect_same_outcome(const std::vector<std::byte>& bytes, const std::string& what) {
+  T a{};
+  T b{};
+  bs::BufferView view(bytes);
+  FieldByField slow{bytes};
+  const bool ok_a = bs::deserialize<Opts>(view, a);
+  const bool ok_b = bs::deserialize<Opts>(slow, b);
+  ASSERT_EQ(ok_a, ok_b) << what;
+  if (ok_a) {
+    // Compared by encoding: a corrupted float may be a NaN, unequal to itself.
+    EXPECT_EQ(hex(encode<Opts>(a)), hex(encode<Opts>(b))) << what;
+    EXPECT_EQ(view.read_position(), slow.read_position()) << what;
+  } else {
+    EXPECT_EQ(view.last_error(), slow.last_error()) << what;
+    EXPECT_EQ(view.read_position(), 0u) << what;
+  }
+}
+
+template <bs::options Opts>
+void check_every_cut_and_byte() {
+  const std::vector<Row> rows{sample(1), sample(2), sample(3)};
+  const auto good = encode<Opts>(rows);
+  expect_same_outcome<Opts, std::vector<Row>>(good, "intact");
+  for (std::size_t cut = 0; cut < good.size(); ++cut) {
+    const std::vector<std::byte> part(good.begin(),
+                                      good.begin() + static_cast<std::ptrdiff_t>(cut));
+    expect_same_outcome<Opts, std::vector<Row>>(part, "cut " + std::to_string(cut));
+  }
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    for (const unsigned v : {0x02u, 0x80u, 0xffu}) {
+      auto bad = good;
+      bad[i] = static_cast<std::byte>(v);
+      expect_same_outcome<Opts, std::vector<Row>>(bad, "byte " + std::to_string(i) + " = " +
+                                                           std::to_string(v));
+    }
+  }
+}
+
+} // namespace field_runs_test
+
+namespace {
+using namespace field_runs_test;
+
+TEST(FieldRuns, RoundTripAndGoldenBytesUnchanged) {
+  const Row r = sample(7);
+  const auto bytes = encode<bs::portable>(r);
+  // id | live | side | level | at.x at.y | corners | "row7" | flags | ratio | tail (1 element)
+  EXPECT_EQ(hex(bytes), "ef030000" "01" "01" "ebff" "00002841" "000000c0"
+                        "07000000" "08000000" "09000000" "0a000000"
+                        "0400000000000000" "726f7737" "07" "000000000000fc3f"
+                        "0100000000000000" "0700");
+  Row back;
+  bs::BufferView in(bytes);
+  ASSERT_TRUE(bs::deserialize<bs::portable>(in, back));
+  EXPECT_EQ(back, r);
+}
+
+TEST(FieldRuns, NativeSameAsFieldByField) { check_every_cut_and_byte<bs::native>(); }
+TEST(FieldRuns, PortableSameAsFieldByField) { check_every_cut_and_byte<bs::portable>(); }
+TEST(FieldRuns, UntrustedSameAsFieldByField) { check_every_cut_and_byte<bs::untrusted>(); }
+
+TEST(FieldRuns, ErrorsInsideARunPointAtTheField) {
+  auto bytes = encode<bs::portable>(std::vector<Row>{sample(1), sample(2)});
+  // Second row's `side` byte: count 8, first row, then id 4 + live 1.
+  const std::size_t first_row = bs::serialized_size<bs::portable>(sample(1));
+  const std::size_t side_at = 8 + first_row + 4 + 1;
+  bytes[side_at] = std::byte{7}; // outside enum_range<Side>
+  bs::BufferView in(bytes);
+  std::vector<Row> out;
+  EXPECT_FALSE(bs::deserialize<bs::portable>(in, out));
+  EXPECT_EQ(in.last_error(), (bs::error{bs::errc::invalid_value, side_at}));
+}
+
+TEST(FieldRuns, ATotalLimitInsideARunIsReportedAsTheLimit) {
+  const auto bytes = encode<bs::native>(sample(4));
+  constexpr bs::options small{.max_total_bytes = 10}; // ends inside the first run
+  expect_same_outcome<small, Row>(bytes, "max_total_bytes 10");
+  bs::BufferView in(bytes);
+  Row out;
+  EXPECT_FALSE(bs::deserialize<small>(in, out));
+  EXPECT_EQ(in.last_error().code, bs::errc::limit_exceeded);
+}
+
+TEST(FieldRuns, SeedWorkloadsDecodeAsFieldByField) {
+  expect_same_outcome<bs::native, workloads::Car>(
+      encode<bs::native>(workloads::make_car_sequential(3)), "car");
+  expect_same_outcome<bs::portable, workloads::SmallMessage>(
+      encode<bs::portable>(workloads::make_small_message()), "small message");
+  const auto monsters = workloads::make_monsters(4);
+  const auto bytes = encode<bs::native>(monsters);
+  for (std::size_t cut = 0; cut < bytes.size(); cut += 7) {
+    const std::vector<std::byte> part(bytes.begin(),
+                                      bytes.begin() + static_cast<std::ptrdiff_t>(cut));
+    expect_same_outcome<bs::native, std::vector<workloads::Monster>>(part, "monsters cut " +
+                                                                               std::to_string(cut));
+  }
+}
+
+} // namespace
