@@ -54,6 +54,16 @@ static_assert(bs::detail::leading_run_length<bs::native, std::uint32_t, bool, Si
                                              Point, std::array<std::uint32_t, 4>, std::string>() ==
               6);
 
+// An output with write() only: encoded field by field (no runs).
+struct WriteOnly {
+  std::vector<std::byte> bytes;
+  bool write(const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    bytes.insert(bytes.end(), b, b + n);
+    return true;
+  }
+};
+
 // A source with read() and a position: decoded field by field (no runs), with
 // rollback, so its errors can be compared with a BufferView's one for one.
 struct FieldByField {
@@ -164,6 +174,40 @@ TEST(FieldRuns, RoundTripAndGoldenBytesUnchanged) {
 TEST(FieldRuns, NativeSameAsFieldByField) { check_every_cut_and_byte<bs::native>(); }
 TEST(FieldRuns, PortableSameAsFieldByField) { check_every_cut_and_byte<bs::portable>(); }
 TEST(FieldRuns, UntrustedSameAsFieldByField) { check_every_cut_and_byte<bs::untrusted>(); }
+
+template <bs::options Opts, class T>
+void expect_same_bytes_as_field_by_field(const T& value) {
+  WriteOnly slow;
+  ASSERT_TRUE(bs::serialize<Opts>(slow, value));
+  EXPECT_EQ(hex(encode<Opts>(value)), hex(slow.bytes));
+  bs::FixedBuffer<4096> fixed;
+  ASSERT_TRUE(bs::serialize<Opts>(fixed, value));
+  EXPECT_EQ(hex(fixed.bytes()), hex(slow.bytes));
+}
+
+TEST(FieldRuns, EncodingWritesTheSameBytesAsFieldByField) {
+  expect_same_bytes_as_field_by_field<bs::native>(std::vector<Row>{sample(1), sample(2)});
+  expect_same_bytes_as_field_by_field<bs::portable>(std::vector<Row>{sample(1), sample(2)});
+  expect_same_bytes_as_field_by_field<bs::native>(workloads::make_car_sequential(5));
+  expect_same_bytes_as_field_by_field<bs::portable>(workloads::make_small_message());
+  expect_same_bytes_as_field_by_field<bs::native>(workloads::make_monsters(3));
+}
+
+TEST(FieldRuns, OutputTooSmallForARunLeavesItUnchanged) {
+  const Row r = sample(3);
+  const std::size_t need = bs::serialized_size(r);
+  // Every capacity short of the message, including ones that end inside a run.
+  bs::FixedBuffer<256> out;
+  ASSERT_LT(need, 200u);
+  for (std::size_t room = 0; room < need; ++room) {
+    out.clear();
+    const std::vector<std::byte> filler(256 - room, std::byte{0xAB});
+    ASSERT_TRUE(out.write(filler.data(), filler.size()));
+    EXPECT_FALSE(bs::serialize(out, r)) << room;
+    EXPECT_EQ(out.size(), filler.size()) << room;
+    EXPECT_EQ(out.last_error().code, bs::errc::buffer_full) << room;
+  }
+}
 
 TEST(FieldRuns, ErrorsInsideARunPointAtTheField) {
   auto bytes = encode<bs::portable>(std::vector<Row>{sample(1), sample(2)});

@@ -7,6 +7,7 @@
 
 #include "buffer_concept.hpp"
 #include "config.hpp"
+#include "detail/write_runs.hpp"
 #include "detail/writer.hpp"
 #include "options.hpp"
 #include "serializable.hpp"
@@ -38,7 +39,7 @@ BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
     return true;
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
     // && folds left to right and stops at the first failing field.
-    auto visit = [&w](const auto&... fields) -> bool { return (write_value(w, fields) && ...); };
+    auto visit = [&w](const auto&... fields) -> bool { return write_fields(w, fields...); };
     return visit_members(value, visit);
   } else if constexpr (c == category::evolvable) {
     return write_evolvable(w, value);

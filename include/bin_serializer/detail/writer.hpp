@@ -86,6 +86,16 @@ public:
     return static_cast<std::size_t>(cur_ - base_);
   }
 
+  // The next n bytes to fill in place (a run of fixed-size fields, see
+  // write_runs.hpp), or nullptr if the buffer cannot make room.
+  BIN_SERIALIZER_INLINE std::byte* claim(std::size_t n) noexcept {
+    if (!reserve(n)) [[unlikely]]
+      return nullptr;
+    std::byte* p = cur_;
+    cur_ += n;
+    return p;
+  }
+
   // Failures are kept here and handed to the buffer only when the call gives
   // up (rollback), so the hot path never passes the buffer to an out-of-line
   // function and the compiler can keep everything in registers.

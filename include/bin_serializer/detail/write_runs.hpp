@@ -1,0 +1,118 @@
+// Encoding a struct's consecutive fixed-size fields as one run: the output
+// makes room for the whole run once and the fields are written through a
+// local cursor whose capacity checks fold away (the writer's counterpart of
+// field_runs.hpp; which fields qualify is run_layout.hpp's).
+//
+// Only for outputs with direct access (contiguous_writer::claim); a stream
+// writer hands every field to write() as before. The bytes are exactly those
+// field-by-field encoding writes.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <utility>
+
+#include "../config.hpp"
+#include "../error.hpp"
+#include "../options.hpp"
+#include "run_layout.hpp"
+#include "writer.hpp"
+
+namespace bin_serializer::detail {
+
+template <class W, class T>
+bool write_value(W& w, const T& value);
+
+template <class Outer>
+class run_writer {
+public:
+  static constexpr options opts = Outer::opts;
+  static constexpr bool in_run = true;
+
+  BIN_SERIALIZER_INLINE run_writer(Outer& outer, std::byte* p, std::size_t n) noexcept
+      : outer_(outer), cur_(p), end_(p + n) {}
+
+  BIN_SERIALIZER_INLINE bool write_bytes(const void* src, std::size_t n) noexcept {
+    if (n > remaining()) [[unlikely]]
+      return fail(errc::buffer_full);
+    std::memcpy(cur_, src, n);
+    cur_ += n;
+    return true;
+  }
+  BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
+    const auto v = encode_length<opts>(n);
+    return write_bytes(&v, sizeof v);
+  }
+  BIN_SERIALIZER_INLINE bool reserve(std::size_t n) noexcept { return n <= remaining(); }
+  bool fail(errc code) noexcept { return outer_.fail(code); }
+
+  [[nodiscard]] std::size_t remaining() const noexcept {
+    return static_cast<std::size_t>(end_ - cur_);
+  }
+  [[nodiscard]] bool finished() const noexcept { return cur_ == end_; }
+
+private:
+  Outer& outer_;
+  std::byte* cur_;
+  std::byte* end_;
+};
+
+template <class Outer>
+inline constexpr bool is_writer_v<run_writer<Outer>> = true;
+
+template <class W>
+concept run_writable = requires(W& w, std::size_t n) {
+  { w.claim(n) } -> std::same_as<std::byte*>;
+} && !requires { W::in_run; };
+
+template <class W, class Tuple, std::size_t... I>
+BIN_SERIALIZER_INLINE bool write_indexed(W& w, const Tuple& fields, std::index_sequence<I...>) {
+  return (write_value(w, std::get<I>(fields)) && ...);
+}
+
+template <class W, class Tuple, std::size_t First>
+BIN_SERIALIZER_INLINE bool write_fields_from(W& w, const Tuple& fields) {
+  constexpr std::size_t size = std::tuple_size_v<Tuple>;
+  if constexpr (First == size) {
+    return true;
+  } else {
+    constexpr std::size_t n = []<std::size_t... I>(std::index_sequence<I...>) {
+      return leading_run_length<W::opts, std::tuple_element_t<First + I, Tuple>...>();
+    }(std::make_index_sequence<size - First>{});
+    if constexpr (n >= 2) {
+      constexpr std::size_t bytes = []<std::size_t... I>(std::index_sequence<I...>) {
+        return leading_run_bytes<W::opts, std::tuple_element_t<First + I, Tuple>...>(n);
+      }(std::make_index_sequence<size - First>{});
+      using run = decltype(shifted<First, Tuple>(std::make_index_sequence<n>{}));
+      std::byte* p = w.claim(bytes);
+      if (p == nullptr) [[unlikely]]
+        return false;
+      run_writer<W> rw(w, p, bytes);
+      // A codec writing fewer bytes than its stated size would leave a gap:
+      // a library bug, reported rather than sent.
+      if (!(write_indexed(rw, fields, run{}) && (rw.finished() || w.fail(errc::invalid_value))))
+          [[unlikely]]
+        return false;
+      return write_fields_from<W, Tuple, First + n>(w, fields);
+    } else {
+      return write_value(w, std::get<First>(fields)) &&
+             write_fields_from<W, Tuple, First + 1>(w, fields);
+    }
+  }
+}
+
+// A struct's fields in order, runs of fixed-size fields claimed at once.
+template <class W, class... Fs>
+BIN_SERIALIZER_INLINE bool write_fields(W& w, const Fs&... fields) {
+  if constexpr (run_writable<W> && sizeof...(Fs) >= 2) {
+    const std::tuple<const Fs&...> refs(fields...);
+    return write_fields_from<W, std::tuple<const Fs&...>, 0>(w, refs);
+  } else {
+    return (write_value(w, fields) && ...);
+  }
+}
+
+} // namespace bin_serializer::detail
