@@ -55,14 +55,7 @@ static_assert(bs::detail::leading_run_length<bs::native, std::uint32_t, bool, Si
               6);
 
 // An output with write() only: encoded field by field (no runs).
-struct WriteOnly {
-  std::vector<std::byte> bytes;
-  bool write(const void* p, std::size_t n) {
-    const auto* b = static_cast<const std::byte*>(p);
-    bytes.insert(bytes.end(), b, b + n);
-    return true;
-  }
-};
+using WriteOnly = test_util::WriteOnlySink;
 
 // A source with read() and a position: decoded field by field (no runs), with
 // rollback, so its errors can be compared with a BufferView's one for one.

@@ -34,14 +34,7 @@ struct NewConfig {
 };
 
 // Only write(): no direct access.
-struct WriteOnly {
-  std::vector<std::byte> bytes;
-  bool write(const void* p, std::size_t n) {
-    const auto* b = static_cast<const std::byte*>(p);
-    bytes.insert(bytes.end(), b, b + n);
-    return true;
-  }
-};
+using WriteOnly = test_util::WriteOnlySink;
 // Only read(): a forward-only source.
 struct ReadOnly {
   std::span<const std::byte> bytes;

@@ -47,6 +47,17 @@ inline void PrintTo(const error& e, std::ostream* os) {
 
 namespace test_util {
 
+// An output with write() only (no direct access): the library encodes into it
+// field by field, through write() calls.
+struct WriteOnlySink {
+  std::vector<std::byte> bytes;
+  bool write(const void* p, std::size_t n) {
+    const auto* b = static_cast<const std::byte*>(p);
+    bytes.insert(bytes.end(), b, b + n);
+    return true;
+  }
+};
+
 // FNV-1a 64 over a byte string, written independently of the library (for
 // the schema fingerprint tests, which spell out the token stream).
 constexpr std::uint64_t fnv(std::initializer_list<unsigned> bytes) {

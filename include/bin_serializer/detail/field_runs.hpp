@@ -67,18 +67,7 @@ public:
     cur_ += n;
     return p;
   }
-  // Run members have no length prefixes; present for the reader interface.
-  bool read_length(std::size_t& n, std::size_t min_bytes,
-                   std::size_t max_count = opts.max_element_count) noexcept {
-    const std::size_t at = position();
-    std::uint64_t v = 0;
-    if (!read_bytes(&v, sizeof v)) return false;
-    v = decode_length<opts>(v);
-    if (v > max_count) return fail(errc::limit_exceeded, at);
-    if (!count_fits(v, min_bytes, remaining())) return fail(errc::truncated, at);
-    n = static_cast<std::size_t>(v);
-    return true;
-  }
+  // No read_length(): run members have no length prefixes.
   bool enter() noexcept { return outer_.enter(); }
   void leave() noexcept { outer_.leave(); }
 

@@ -42,10 +42,7 @@ public:
     cur_ += n;
     return true;
   }
-  BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
-    const auto v = encode_length<opts>(n);
-    return write_bytes(&v, sizeof v);
-  }
+  // No write_length(): run members have no length prefixes.
   BIN_SERIALIZER_INLINE bool reserve(std::size_t n) noexcept { return n <= remaining(); }
   bool fail(errc code) noexcept { return outer_.fail(code); }
 
