@@ -6,6 +6,7 @@
 #include "test_util.hpp"
 
 #include <array>
+#include <concepts>
 #include <bitset>
 #include <cstdint>
 #include <cstring>
@@ -20,7 +21,47 @@ using test_util::hex;
 
 namespace field_runs_test {
 enum class Side : std::uint8_t { bid, ask };
+struct Code3 { // a user codec stating its exact size: joins runs
+  std::uint8_t a = 0, b = 0, c = 0;
+  bool operator==(const Code3&) const = default;
+};
+struct Liar { // states 4 bytes, writes and reads 3: must be caught, not shift fields
+  std::uint8_t a = 0, b = 0, c = 0;
+  bool operator==(const Liar&) const = default;
+};
+struct WithCode {
+  std::uint32_t id = 0;
+  Code3 code;
+  std::uint16_t x = 0;
+  std::string s;
+  bool operator==(const WithCode&) const = default;
+};
+struct WithLiar {
+  std::uint32_t id = 0;
+  Liar liar;
+  std::uint16_t x = 0;
+  bool operator==(const WithLiar&) const = default;
+};
 } // namespace field_runs_test
+
+template <class T>
+  requires std::same_as<T, field_runs_test::Code3> || std::same_as<T, field_runs_test::Liar>
+struct bin_serializer::codec<T> {
+  template <bin_serializer::options Opts>
+  static constexpr std::size_t exact_size = std::same_as<T, field_runs_test::Code3> ? 3 : 4;
+  template <class W>
+  static bool write(W& w, const T& v) {
+    const std::uint8_t bytes[3] = {v.a, v.b, v.c};
+    return w.write_bytes(bytes, 3);
+  }
+  template <class R>
+  static bool read(R& r, T& v) {
+    std::uint8_t bytes[3];
+    if (!r.read_bytes(bytes, 3)) return false;
+    v = {bytes[0], bytes[1], bytes[2]};
+    return true;
+  }
+};
 
 template <>
 struct bin_serializer::enum_range<field_runs_test::Side> {
@@ -184,6 +225,34 @@ TEST(FieldRuns, EncodingWritesTheSameBytesAsFieldByField) {
   expect_same_bytes_as_field_by_field<bs::native>(workloads::make_car_sequential(5));
   expect_same_bytes_as_field_by_field<bs::portable>(workloads::make_small_message());
   expect_same_bytes_as_field_by_field<bs::native>(workloads::make_monsters(3));
+}
+
+TEST(FieldRuns, UserCodecWithExactSizeJoinsARun) {
+  static_assert(bs::detail::leading_run_length<bs::native, std::uint32_t, Code3, std::uint16_t,
+                                               std::string>() == 3);
+  const WithCode v{7, {1, 2, 3}, 0x0102, "s"};
+  expect_same_bytes_as_field_by_field<bs::portable>(v);
+  const auto bytes = encode<bs::portable>(v);
+  EXPECT_EQ(hex(bytes), "07000000" "010203" "0201" "0100000000000000" "73");
+  expect_same_outcome<bs::portable, WithCode>(bytes, "with code");
+}
+
+TEST(FieldRuns, ACodecThatMissesItsExactSizeIsReported) {
+  bs::Buffer out;
+  ASSERT_TRUE(bs::serialize(out, std::uint8_t{9}));
+  EXPECT_FALSE(bs::serialize(out, WithLiar{1, {1, 2, 3}, 5}));
+  EXPECT_EQ(out.size(), 1u); // nothing of the failed value stays
+  EXPECT_EQ(out.last_error().code, bs::errc::invalid_value);
+  // Field by field the same struct encodes (3 bytes for the codec) ...
+  WriteOnly slow;
+  ASSERT_TRUE(bs::serialize(slow, WithLiar{1, {1, 2, 3}, 5}));
+  // ... and decoding those bytes as a run (more input follows, so the run is
+  // taken) is refused rather than misread.
+  slow.bytes.push_back(std::byte{0});
+  bs::BufferView in(slow.bytes);
+  WithLiar back;
+  EXPECT_FALSE(bs::deserialize(in, back));
+  EXPECT_EQ(in.last_error().code, bs::errc::invalid_value);
 }
 
 TEST(FieldRuns, OutputTooSmallForARunLeavesItUnchanged) {

@@ -49,6 +49,8 @@ public:
   [[nodiscard]] std::size_t remaining() const noexcept {
     return static_cast<std::size_t>(end_ - cur_);
   }
+  // The outer cursor is already past the run: count back from its end.
+  [[nodiscard]] std::size_t position() const noexcept { return outer_.position() - remaining(); }
   [[nodiscard]] bool finished() const noexcept { return cur_ == end_; }
 
 private:
