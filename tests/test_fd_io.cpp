@@ -217,6 +217,11 @@ TEST(FdIo, InterruptedAndPartialWritesStillDeliverEveryByte) {
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
   });
+  // The writer is now blocked on the full pipe (1 MiB into 4 KiB): let at
+  // least one signal land there before draining, however the threads are
+  // scheduled on a loaded machine (bounded wait).
+  for (int i = 0; i < 5000 && signals_seen.load() == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   bs::fd_reader r(p.r);
   std::vector<std::uint32_t> back;
   const bool read_ok = bs::deserialize(r, back);

@@ -102,45 +102,36 @@ BIN_SERIALIZER_INLINE bool read_indexed(R& r, Tuple& fields, std::index_sequence
 template <class R, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool read_fields_from(R& r, Tuple& fields);
 
-// Fields [First, First + N) as one run, then the rest.
-template <class R, class Tuple, std::size_t First, std::size_t N, std::size_t Bytes>
+// The fields of one run, then the rest.
+template <class R, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool read_run(R& r, Tuple& fields) {
-  using run = decltype(shifted<First, Tuple>(std::make_index_sequence<N>{}));
+  using run = leading_run<R::opts, Tuple, First>;
   bool ok;
-  if (r.remaining() < Bytes) [[unlikely]] {
-    ok = read_indexed(r, fields, run{}); // not all there: field by field, for the exact error
+  if (r.remaining() < run::bytes) [[unlikely]] {
+    // Not all there: field by field, for the exact error.
+    ok = read_indexed(r, fields, typename run::indices{});
   } else {
     const std::size_t at = r.position();
-    const std::byte* p = r.take(Bytes);
-    run_reader<R> rr(r, p, Bytes, at);
+    const std::byte* p = r.take(run::bytes);
+    run_reader<R> rr(r, p, run::bytes, at);
     // The sizes are the codecs' own; a mismatch would be a library bug,
     // reported rather than letting the next field start at the wrong byte.
-    ok = read_indexed(rr, fields, run{}) &&
+    ok = read_indexed(rr, fields, typename run::indices{}) &&
          (rr.finished() || r.fail(errc::invalid_value, rr.position()));
   }
   // One call site for the fields after the run, so they are inlined once.
-  return ok && read_fields_from<R, Tuple, First + N>(r, fields);
+  return ok && read_fields_from<R, Tuple, First + run::count>(r, fields);
 }
 
 template <class R, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool read_fields_from(R& r, Tuple& fields) {
-  constexpr std::size_t size = std::tuple_size_v<Tuple>;
-  if constexpr (First == size) {
+  if constexpr (First == std::tuple_size_v<Tuple>)
     return true;
-  } else {
-    constexpr std::size_t n = []<std::size_t... I>(std::index_sequence<I...>) {
-      return leading_run_length<R::opts, std::tuple_element_t<First + I, Tuple>...>();
-    }(std::make_index_sequence<size - First>{});
-    if constexpr (n >= 2) {
-      constexpr std::size_t bytes = []<std::size_t... I>(std::index_sequence<I...>) {
-        return leading_run_bytes<R::opts, std::tuple_element_t<First + I, Tuple>...>(n);
-      }(std::make_index_sequence<size - First>{});
-      return read_run<R, Tuple, First, n, bytes>(r, fields);
-    } else {
-      return read_value(r, std::get<First>(fields)) &&
-             read_fields_from<R, Tuple, First + 1>(r, fields);
-    }
-  }
+  else if constexpr (leading_run<R::opts, Tuple, First>::count >= 2)
+    return read_run<R, Tuple, First>(r, fields);
+  else
+    return read_value(r, std::get<First>(fields)) &&
+           read_fields_from<R, Tuple, First + 1>(r, fields);
 }
 
 // A struct's fields in order, runs of fixed-size fields checked once.

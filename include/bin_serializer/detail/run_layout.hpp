@@ -71,9 +71,27 @@ consteval std::size_t leading_run_bytes(std::size_t count) {
 }
 
 // Indices Offset, Offset + 1, ...
-template <std::size_t Offset, class Tuple, std::size_t... I>
+template <std::size_t Offset, std::size_t... I>
 constexpr auto shifted(std::index_sequence<I...>) {
   return std::index_sequence<(Offset + I)...>{};
 }
+
+// The run that starts at field First of a tuple of field references: how
+// many fields it spans (0 or 1: no run worth making), its encoded bytes and
+// the fields' indices.
+template <options Opts, class Tuple, std::size_t First>
+struct leading_run {
+private:
+  static constexpr auto rest = std::make_index_sequence<std::tuple_size_v<Tuple> - First>{};
+
+public:
+  static constexpr std::size_t count = []<std::size_t... I>(std::index_sequence<I...>) {
+    return leading_run_length<Opts, std::tuple_element_t<First + I, Tuple>...>();
+  }(rest);
+  static constexpr std::size_t bytes = []<std::size_t... I>(std::index_sequence<I...>) {
+    return leading_run_bytes<Opts, std::tuple_element_t<First + I, Tuple>...>(count);
+  }(rest);
+  using indices = decltype(shifted<First>(std::make_index_sequence<count>{}));
+};
 
 } // namespace bin_serializer::detail

@@ -74,32 +74,23 @@ BIN_SERIALIZER_INLINE bool write_indexed(W& w, const Tuple& fields, std::index_s
 
 template <class W, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool write_fields_from(W& w, const Tuple& fields) {
-  constexpr std::size_t size = std::tuple_size_v<Tuple>;
-  if constexpr (First == size) {
+  using run = leading_run<W::opts, Tuple, First>;
+  if constexpr (First == std::tuple_size_v<Tuple>) {
     return true;
+  } else if constexpr (run::count >= 2) {
+    std::byte* p = w.claim(run::bytes);
+    if (p == nullptr) [[unlikely]]
+      return false;
+    run_writer<W> rw(w, p, run::bytes);
+    // A codec writing fewer bytes than its stated size would leave a gap:
+    // a library bug, reported rather than sent.
+    if (!(write_indexed(rw, fields, typename run::indices{}) &&
+          (rw.finished() || w.fail(errc::invalid_value)))) [[unlikely]]
+      return false;
+    return write_fields_from<W, Tuple, First + run::count>(w, fields);
   } else {
-    constexpr std::size_t n = []<std::size_t... I>(std::index_sequence<I...>) {
-      return leading_run_length<W::opts, std::tuple_element_t<First + I, Tuple>...>();
-    }(std::make_index_sequence<size - First>{});
-    if constexpr (n >= 2) {
-      constexpr std::size_t bytes = []<std::size_t... I>(std::index_sequence<I...>) {
-        return leading_run_bytes<W::opts, std::tuple_element_t<First + I, Tuple>...>(n);
-      }(std::make_index_sequence<size - First>{});
-      using run = decltype(shifted<First, Tuple>(std::make_index_sequence<n>{}));
-      std::byte* p = w.claim(bytes);
-      if (p == nullptr) [[unlikely]]
-        return false;
-      run_writer<W> rw(w, p, bytes);
-      // A codec writing fewer bytes than its stated size would leave a gap:
-      // a library bug, reported rather than sent.
-      if (!(write_indexed(rw, fields, run{}) && (rw.finished() || w.fail(errc::invalid_value))))
-          [[unlikely]]
-        return false;
-      return write_fields_from<W, Tuple, First + n>(w, fields);
-    } else {
-      return write_value(w, std::get<First>(fields)) &&
-             write_fields_from<W, Tuple, First + 1>(w, fields);
-    }
+    return write_value(w, std::get<First>(fields)) &&
+           write_fields_from<W, Tuple, First + 1>(w, fields);
   }
 }
 
