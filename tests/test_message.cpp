@@ -373,14 +373,7 @@ TEST(Message, PlainBuffersWriteAndReadTheSameBytes) {
 namespace {
 
 std::vector<std::byte> read_vector(const std::string& format, const std::string& name) {
-  const std::filesystem::path p = std::filesystem::path(BIN_SERIALIZER_SPEC_DIR) / "vectors" /
-                                  "framed" / format / (name + ".bin");
-  std::ifstream in(p, std::ios::binary);
-  EXPECT_TRUE(in.good()) << p;
-  const std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> out(s.size());
-  if (!s.empty()) std::memcpy(out.data(), s.data(), s.size());
-  return out;
+  return test_util::read_framed_vector(format, name);
 }
 
 TEST(MessageVectors, PersonPortable) {

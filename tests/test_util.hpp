@@ -19,6 +19,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <initializer_list>
 #include <ostream>
 #include <span>
@@ -46,6 +49,21 @@ inline void PrintTo(const error& e, std::ostream* os) {
 } // namespace bin_serializer
 
 namespace test_util {
+
+#ifdef BIN_SERIALIZER_SPEC_DIR
+// A framed-message golden file: spec/vectors/framed/<format>/<name>.bin.
+inline std::vector<std::byte> read_framed_vector(const std::string& format,
+                                                 const std::string& name) {
+  const std::filesystem::path p = std::filesystem::path(BIN_SERIALIZER_SPEC_DIR) / "vectors" /
+                                  "framed" / format / (name + ".bin");
+  std::ifstream in(p, std::ios::binary);
+  EXPECT_TRUE(in.good()) << p;
+  const std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> out(s.size());
+  if (!s.empty()) std::memcpy(out.data(), s.data(), s.size());
+  return out;
+}
+#endif
 
 // An output with write() only (no direct access): the library encodes into it
 // field by field, through write() calls.
