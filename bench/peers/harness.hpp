@@ -282,5 +282,7 @@ void register_flatbuffers();
 void register_flexbuffers();
 void register_protobuf();
 void register_capnp();
+void register_zpp_bits();
+void register_struct_pack();
 
 } // namespace peers

@@ -184,6 +184,12 @@ int main(int argc, char** argv) {
 #ifdef BENCH_HAVE_CAPNP
   peers::register_capnp();
 #endif
+#ifdef BENCH_HAVE_ZPP_BITS
+  peers::register_zpp_bits();
+#endif
+#ifdef BENCH_HAVE_STRUCT_PACK
+  peers::register_struct_pack();
+#endif
   print_checks();
   if (std::strlen(BENCH_PEERS_MISSING) != 0)
     std::fprintf(stderr, "peers not built (rows dropped): %s\n", BENCH_PEERS_MISSING);

@@ -101,6 +101,9 @@ void register_bin_serializer() {
   add_both<W_Small>();
   add_both<W_Large>();
   add_both<W_Tick>();
+  add_both<W_String0>();
+  add_both<W_String8>();
+  add_both<W_String128>();
   add_cell<W_Person, bs_views<wl::Person>>("bin_serializer_views");
   add_cell<W_CarSequential, bs_views<wl::Car>>("bin_serializer_views");
   add_cell<W_CarRandom, bs_views<wl::Car>>("bin_serializer_views");

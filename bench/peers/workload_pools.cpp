@@ -56,4 +56,19 @@ const std::vector<workloads::Tick>& W_Tick::pool() {
   return p;
 }
 
+const std::vector<std::string>& W_String0::pool() {
+  static const std::vector<value_type> p{std::string()};
+  return p;
+}
+
+const std::vector<std::string>& W_String8::pool() {
+  static const std::vector<value_type> p{std::string("abcdefgh")};
+  return p;
+}
+
+const std::vector<std::string>& W_String128::pool() {
+  static const std::vector<value_type> p{std::string(128, 'x')};
+  return p;
+}
+
 } // namespace peers

@@ -5,6 +5,7 @@
 
 #include <workloads/workloads.hpp>
 
+#include <string>
 #include <vector>
 
 namespace peers {
@@ -53,6 +54,23 @@ struct W_Large {
 struct W_Tick {
   using value_type = workloads::Tick;
   static constexpr const char* id = "Tick";
+  static const std::vector<value_type>& pool();
+};
+
+// Strings alone (`std::string` as the whole message): empty, 8 and 128 chars.
+struct W_String0 {
+  using value_type = std::string;
+  static constexpr const char* id = "String_0";
+  static const std::vector<value_type>& pool();
+};
+struct W_String8 {
+  using value_type = std::string;
+  static constexpr const char* id = "String_8";
+  static const std::vector<value_type>& pool();
+};
+struct W_String128 {
+  using value_type = std::string;
+  static constexpr const char* id = "String_128";
   static const std::vector<value_type>& pool();
 };
 

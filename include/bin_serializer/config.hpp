@@ -10,9 +10,13 @@
 #define BIN_SERIALIZER_INLINE [[gnu::always_inline]] inline
 // Keeps cold paths (buffer growth, error reporting) out of the hot loop.
 #define BIN_SERIALIZER_NOINLINE [[gnu::noinline]]
+// The same for a lambda's call operator (a struct's field visitor):
+//   [&](auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> bool { ... }
+#define BIN_SERIALIZER_LAMBDA_INLINE __attribute__((always_inline))
 #else
 #define BIN_SERIALIZER_INLINE inline
 #define BIN_SERIALIZER_NOINLINE
+#define BIN_SERIALIZER_LAMBDA_INLINE
 #endif
 
 // Debug checks that cost time but no behaviour: on by default when assertions

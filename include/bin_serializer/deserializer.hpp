@@ -87,7 +87,9 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
       if (!read_value(r, element)) return false;
     return true;
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
-    auto visit = [&r](auto&... fields) -> bool { return read_fields(r, fields...); };
+    auto visit = [&r](auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> bool {
+      return read_fields(r, fields...);
+    };
     return visit_members(value, visit);
   } else if constexpr (c == category::evolvable) {
     return read_evolvable(r, value);
@@ -119,24 +121,26 @@ BIN_SERIALIZER_INLINE bool deserialize_one(B& buffer, T& value) {
 
 } // namespace detail
 
-// Inline for one-block values (see detail::inline_top_level), a call otherwise.
+// Always inlined, like serialize(): the reader's cursor stays in registers.
 template <options Opts = native, ReadableBuffer B, class T>
-  requires detail::inline_top_level<Opts, T>
 BIN_SERIALIZER_INLINE bool deserialize(B& buffer, T& value) {
-  return detail::deserialize_one<Opts>(buffer, value);
-}
-
-template <options Opts = native, ReadableBuffer B, class T>
-  requires(!detail::inline_top_level<Opts, T>)
-bool deserialize(B& buffer, T& value) {
   return detail::deserialize_one<Opts>(buffer, value);
 }
 
 // Reads one field. Inside a codec, `in` is the reader the codec received;
 // called with a buffer it is deserialize() with default options.
+namespace detail {
+template <class R, class T>
+BIN_SERIALIZER_NOINLINE bool read_value_outlined(R& r, T& value) {
+  return read_value(r, value);
+}
+} // namespace detail
+
 template <class In, class T>
 BIN_SERIALIZER_INLINE bool deserialize_field(In& in, T& value) {
-  if constexpr (detail::is_reader_v<In>)
+  if constexpr (detail::is_reader_v<In> && detail::outline_element<T>)
+    return detail::read_value_outlined(in, value); // a recursive type: see outline_element
+  else if constexpr (detail::is_reader_v<In>)
     return detail::read_value(in, value);
   else
     return deserialize(in, value);

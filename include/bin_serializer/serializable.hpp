@@ -450,11 +450,56 @@ concept Serializable = detail::is_serializable<Opts, std::remove_cvref_t<T>>();
 
 namespace detail {
 
-// A value that is one block of bytes (a trivially copyable struct, a scalar)
-// is encoded by a handful of instructions; forcing the top-level serialize()/
-// deserialize() inline lets the caller keep the buffer's cursor in registers,
-// which is most of the cost at that size. Everything else stays an ordinary
-// call, to keep code size down.
+// ---- where forced inlining must stop
+//
+// The encoders are forced inline down the whole type (detail/config.hpp), so
+// a message compiles to one straight function. A recursive type (a tree node
+// holding a vector of nodes) would make that infinite, so an element reached
+// through serialize_field / deserialize_field is an ordinary call when its
+// type nests deeper than inline_nesting_limit levels, which every recursive
+// type does. Levels are struct fields, array elements and template arguments.
+inline constexpr std::size_t inline_nesting_limit = 12;
+
+template <class T>
+struct type_args {
+  using type = type_list<>;
+};
+template <template <class...> class Tm, class... As>
+struct type_args<Tm<As...>> {
+  using type = type_list<As...>;
+};
+
+template <class T, std::size_t Levels>
+consteval bool nests_deeper();
+
+template <std::size_t Levels, class... Ts>
+consteval bool any_nests_deeper(type_list<Ts...>) {
+  return (nests_deeper<Ts, Levels>() || ...);
+}
+
+template <class T, std::size_t Levels>
+consteval bool nests_deeper() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (Levels == 0)
+    return true;
+  else if constexpr (std::is_empty_v<U> || std::is_scalar_v<U>)
+    return false; // comparators, allocators, hashers; leaves
+  else if constexpr (std::is_array_v<U>)
+    return nests_deeper<std::remove_extent_t<U>, Levels - 1>();
+  else if constexpr (is_std_array_v<U>)
+    return nests_deeper<typename U::value_type, Levels - 1>();
+  else if constexpr (has_visible_fields<U>)
+    return any_nests_deeper<Levels - 1>(member_types_t<U>{});
+  else
+    return any_nests_deeper<Levels - 1>(typename type_args<U>::type{});
+}
+
+template <class T>
+inline constexpr bool outline_element = nests_deeper<T, inline_nesting_limit>();
+
+// A value that is one block of bytes (a trivially copyable struct, a scalar):
+// its encoding has a fixed length, so e.g. a framed message of it has a
+// constant header (message.hpp).
 template <options Opts, class T>
 inline constexpr bool inline_top_level =
     category_of<Opts, T>() == category::bulk || category_of<Opts, T>() == category::scalar;

@@ -8,6 +8,7 @@
 #include "buffer_concept.hpp"
 #include "config.hpp"
 #include "detail/write_runs.hpp"
+#include "detail/presized_writer.hpp"
 #include "detail/writer.hpp"
 #include "options.hpp"
 #include "serializable.hpp"
@@ -39,7 +40,9 @@ BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
     return true;
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
     // && folds left to right and stops at the first failing field.
-    auto visit = [&w](const auto&... fields) -> bool { return write_fields(w, fields...); };
+    auto visit = [&w](const auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> bool {
+      return write_fields(w, fields...);
+    };
     return visit_members(value, visit);
   } else if constexpr (c == category::evolvable) {
     return write_evolvable(w, value);
@@ -71,9 +74,25 @@ namespace detail {
 template <options Opts, class B, class T>
 BIN_SERIALIZER_INLINE bool serialize_one(B& buffer, const T& value) {
   writer_for<Opts, B> w(buffer);
-  if (reserve_upfront<Opts, decltype(w), B>(w, value) && write_value(w, value)) [[likely]] {
-    w.commit();
-    return true;
+  if constexpr (category_of<Opts, T>() != category::bulk && ContiguousWritableBuffer<B> &&
+                presizable<Opts, T>()) {
+    // One capacity check for the whole message, then unchecked stores.
+    // (serialized_size folds to a constant for fixed-size types.)
+    const std::size_t bytes = serialized_size<Opts>(value);
+    if (w.reserve(bytes)) [[likely]] {
+      presized_writer<Opts> pw(w.base(), w.cursor(), w.cursor() + bytes);
+      if (write_value(pw, value)) [[likely]] {
+        w.advance_to(pw.cursor());
+        w.commit();
+        return true;
+      }
+      w.fail_with(pw.failure());
+    }
+  } else {
+    if (reserve_upfront<Opts, decltype(w), B>(w, value) && write_value(w, value)) [[likely]] {
+      w.commit();
+      return true;
+    }
   }
   w.rollback();
   return false;
@@ -84,15 +103,12 @@ BIN_SERIALIZER_INLINE bool serialize_one(B& buffer, const T& value) {
 // Appends value to buffer. On failure returns false and leaves the buffer's
 // size exactly as before the call (for buffers with direct access: all of the
 // library's); buffer.last_error() says why and where.
+//
+// Always inlined: the caller's buffer cursor then lives in registers for the
+// whole message, which on messages of a few dozen bytes is most of the cost
+// (an out-of-line call keeps it in memory and adds a prologue per message).
 template <options Opts = native, WritableBuffer B, class T>
-  requires detail::inline_top_level<Opts, T>
 BIN_SERIALIZER_INLINE bool serialize(B& buffer, const T& value) {
-  return detail::serialize_one<Opts>(buffer, value);
-}
-
-template <options Opts = native, WritableBuffer B, class T>
-  requires(!detail::inline_top_level<Opts, T>)
-bool serialize(B& buffer, const T& value) {
   return detail::serialize_one<Opts>(buffer, value);
 }
 
@@ -134,9 +150,18 @@ private:
 
 // Writes one field. Inside a codec, `out` is the writer the codec received;
 // called with a buffer it is serialize() with default options.
+namespace detail {
+template <class W, class T>
+BIN_SERIALIZER_NOINLINE bool write_value_outlined(W& w, const T& value) {
+  return write_value(w, value);
+}
+} // namespace detail
+
 template <class Out, class T>
 BIN_SERIALIZER_INLINE bool serialize_field(Out& out, const T& value) {
-  if constexpr (detail::is_writer_v<Out>)
+  if constexpr (detail::is_writer_v<Out> && detail::outline_element<T>)
+    return detail::write_value_outlined(out, value); // a recursive type: see outline_element
+  else if constexpr (detail::is_writer_v<Out>)
     return detail::write_value(out, value);
   else
     return serialize(out, value);

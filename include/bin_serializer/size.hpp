@@ -63,7 +63,7 @@ constexpr std::size_t size_of(const T& value) {
     return total;
   } else if constexpr (c == category::reflectable || c == category::aggregate ||
                        c == category::evolvable) {
-    auto visit = [](const auto&... fields) -> std::size_t {
+    auto visit = [](const auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
       return (size_of<Opts>(fields) + ... + 0);
     };
     const std::size_t fields = visit_members(value, visit);
@@ -77,7 +77,7 @@ constexpr std::size_t size_of(const T& value) {
 // Bytes of an evolvable struct's fields (its body, without the prefix).
 template <options Opts, class T>
 constexpr std::size_t evolvable_body_size(const T& value) {
-  auto visit = [](const auto&... fields) -> std::size_t {
+  auto visit = [](const auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
     return (size_of<Opts>(fields) + ... + 0);
   };
   return visit_members(value, visit);

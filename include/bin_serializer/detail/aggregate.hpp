@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "../config.hpp"
 #include "aggregate_ladder.hpp"
 #include "type_list.hpp"
 
@@ -176,7 +177,7 @@ concept bindable_aggregate =
 
 // Calls f(field0, field1, ...) with t's fields (const if t is const).
 template <class T, class F>
-constexpr decltype(auto) visit_aggregate(T& t, F&& f) {
+BIN_SERIALIZER_INLINE constexpr decltype(auto) visit_aggregate(T& t, F&& f) {
   return bind_fields<aggregate_field_count<std::remove_cv_t<T>>>(t, static_cast<F&&>(f));
 }
 

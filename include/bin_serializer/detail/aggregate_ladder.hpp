@@ -7,12 +7,14 @@
 
 #include <cstddef>
 
+#include "../config.hpp"
+
 namespace bin_serializer::detail {
 
 inline constexpr std::size_t max_aggregate_fields = 128;
 
 template <std::size_t N, class T, class F>
-constexpr decltype(auto) bind_fields(T& t, F&& f) {
+BIN_SERIALIZER_INLINE constexpr decltype(auto) bind_fields(T& t, F&& f) {
   static_assert(N <= max_aggregate_fields);
   if constexpr (N == 0) {
     (void)t;

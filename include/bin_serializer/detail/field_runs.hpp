@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -30,6 +31,7 @@
 #include "../config.hpp"
 #include "../serializable.hpp"
 #include "reader.hpp"
+#include "copy.hpp"
 #include "run_layout.hpp"
 
 namespace bin_serializer::detail {
@@ -67,6 +69,15 @@ public:
     cur_ += n;
     return p;
   }
+  // N bytes at once (adjacent fields, see read_span).
+  template <std::size_t N>
+  BIN_SERIALIZER_INLINE bool read_fixed(void* dst) noexcept {
+    if (N > remaining()) [[unlikely]]
+      return fail(errc::truncated, position());
+    copy_fixed<N>(dst, cur_);
+    cur_ += N;
+    return true;
+  }
   // No read_length(): run members have no length prefixes.
   bool enter() noexcept { return outer_.enter(); }
   void leave() noexcept { outer_.leave(); }
@@ -102,6 +113,27 @@ BIN_SERIALIZER_INLINE bool read_indexed(R& r, Tuple& fields, std::index_sequence
 template <class R, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool read_fields_from(R& r, Tuple& fields);
 
+// Fields [Begin, End) of a run: back-to-back object bytes as one copy.
+template <class R, class Tuple, std::size_t Begin, std::size_t End>
+BIN_SERIALIZER_INLINE bool read_span(R& r, Tuple& fields) {
+  if constexpr (Begin == End) {
+    return true;
+  } else {
+    constexpr std::size_t k = object_bytes_prefix<R::opts, false, Tuple, Begin, End>();
+    if constexpr (k >= 2) {
+      using idx = decltype(shifted<Begin>(std::make_index_sequence<k>{}));
+      const bool ok = adjacent_fields(fields, idx{})
+                          ? r.template read_fixed<fields_sizeof<Tuple>(idx{})>(
+                                std::addressof(std::get<Begin>(fields)))
+                          : read_indexed(r, fields, idx{});
+      return ok && read_span<R, Tuple, Begin + k, End>(r, fields);
+    } else {
+      return read_value(r, std::get<Begin>(fields)) &&
+             read_span<R, Tuple, Begin + 1, End>(r, fields);
+    }
+  }
+}
+
 // The fields of one run, then the rest.
 template <class R, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool read_run(R& r, Tuple& fields) {
@@ -116,7 +148,7 @@ BIN_SERIALIZER_INLINE bool read_run(R& r, Tuple& fields) {
     run_reader<R> rr(r, p, run::bytes, at);
     // The sizes are the codecs' own; a mismatch would be a library bug,
     // reported rather than letting the next field start at the wrong byte.
-    ok = read_indexed(rr, fields, typename run::indices{}) &&
+    ok = read_span<run_reader<R>, Tuple, First, First + run::count>(rr, fields) &&
          (rr.finished() || r.fail(errc::invalid_value, rr.position()));
   }
   // One call site for the fields after the run, so they are inlined once.

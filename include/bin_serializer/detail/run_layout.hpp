@@ -9,8 +9,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "../config.hpp"
 #include "../options.hpp"
 #include "../serializable.hpp"
+#include "validate.hpp"
 
 namespace bin_serializer::detail {
 
@@ -93,5 +95,73 @@ public:
   }(rest);
   using indices = decltype(shifted<First>(std::make_index_sequence<count>{}));
 };
+
+// ---- fields that are one copy together
+//
+// Inside a run, fields whose encoding is their object bytes and that lie back
+// to back in memory (a padded struct's leading fields, most of a message's
+// scalars) are copied as one block instead of one by one. Which fields have
+// that encoding is known from the type (the span below); whether they are
+// adjacent is asked of their addresses, which the compiler folds to a
+// constant once the struct's fields are inlined, so the check costs nothing.
+
+// True when the field's bytes may be written as they are (encoding side).
+template <options Opts, class T>
+consteval bool writes_object_bytes() {
+  using U = std::remove_cvref_t<T>;
+  constexpr category c = category_of<Opts, U>();
+  if constexpr (c == category::bulk)
+    return !contains_refused<U>();
+  else if constexpr (c == category::codec)
+    return codec_is_object_bytes<Opts, U>();
+  else
+    return false;
+}
+
+// True when the field's bytes may be read into it as they are (decoding side):
+// nothing to check in them (bool, ranged enums: validate.hpp) and assignable.
+template <options Opts, class T>
+consteval bool reads_object_bytes() {
+  using U = std::remove_reference_t<T>;
+  if constexpr (std::is_const_v<U> || !std::is_trivially_copy_assignable_v<U>)
+    return false;
+  else if constexpr (category_of<Opts, U>() == category::bulk)
+    return !contains_refused<U>() && !bulk_needs_check<Opts, U>();
+  else if constexpr (category_of<Opts, U>() == category::codec)
+    return codec_is_object_bytes<Opts, U>();
+  else
+    return false;
+}
+
+// How many fields from Begin (before End) of a tuple of field references are
+// object bytes, for writing (Write) or for reading.
+template <options Opts, bool Write, class Tuple, std::size_t Begin, std::size_t End>
+consteval std::size_t object_bytes_prefix() {
+  return []<std::size_t... J>(std::index_sequence<J...>) {
+    const bool flags[] = {(Write ? writes_object_bytes<Opts, std::tuple_element_t<Begin + J, Tuple>>()
+                                 : reads_object_bytes<Opts, std::tuple_element_t<Begin + J, Tuple>>())...,
+                          false};
+    std::size_t n = 0;
+    while (n < sizeof...(J) && flags[n]) ++n;
+    return n;
+  }(std::make_index_sequence<End - Begin>{});
+}
+
+template <class Tuple, std::size_t... I>
+consteval std::size_t fields_sizeof(std::index_sequence<I...>) {
+  return (sizeof(std::remove_cvref_t<std::tuple_element_t<I, Tuple>>) + ... + 0);
+}
+
+// Whether fields I... of the tuple sit back to back in memory, in order.
+template <class Tuple, std::size_t First, std::size_t... I>
+BIN_SERIALIZER_INLINE bool adjacent_fields(const Tuple& fields, std::index_sequence<First, I...>) {
+  const auto* base = reinterpret_cast<const unsigned char*>(&std::get<First>(fields));
+  std::size_t offset = sizeof(std::remove_cvref_t<std::tuple_element_t<First, Tuple>>);
+  bool ok = true;
+  ((ok = ok && reinterpret_cast<const unsigned char*>(&std::get<I>(fields)) == base + offset,
+    offset += sizeof(std::remove_cvref_t<std::tuple_element_t<I, Tuple>>)),
+   ...);
+  return ok;
+}
 
 } // namespace bin_serializer::detail

@@ -12,12 +12,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <tuple>
 #include <utility>
 
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
+#include "copy.hpp"
 #include "run_layout.hpp"
 #include "writer.hpp"
 
@@ -40,6 +42,15 @@ public:
       return fail(errc::buffer_full);
     std::memcpy(cur_, src, n);
     cur_ += n;
+    return true;
+  }
+  // N bytes at once (adjacent fields, see write_span).
+  template <std::size_t N>
+  BIN_SERIALIZER_INLINE bool write_fixed(const void* src) noexcept {
+    if (N > remaining()) [[unlikely]]
+      return fail(errc::buffer_full);
+    copy_fixed<N>(cur_, src);
+    cur_ += N;
     return true;
   }
   // No write_length(): run members have no length prefixes.
@@ -72,6 +83,27 @@ BIN_SERIALIZER_INLINE bool write_indexed(W& w, const Tuple& fields, std::index_s
   return (write_value(w, std::get<I>(fields)) && ...);
 }
 
+// Fields [Begin, End) of a run: back-to-back object bytes as one copy.
+template <class W, class Tuple, std::size_t Begin, std::size_t End>
+BIN_SERIALIZER_INLINE bool write_span(W& w, const Tuple& fields) {
+  if constexpr (Begin == End) {
+    return true;
+  } else {
+    constexpr std::size_t k = object_bytes_prefix<W::opts, true, Tuple, Begin, End>();
+    if constexpr (k >= 2) {
+      using idx = decltype(shifted<Begin>(std::make_index_sequence<k>{}));
+      const bool ok = adjacent_fields(fields, idx{})
+                          ? w.template write_fixed<fields_sizeof<Tuple>(idx{})>(
+                                std::addressof(std::get<Begin>(fields)))
+                          : write_indexed(w, fields, idx{});
+      return ok && write_span<W, Tuple, Begin + k, End>(w, fields);
+    } else {
+      return write_value(w, std::get<Begin>(fields)) &&
+             write_span<W, Tuple, Begin + 1, End>(w, fields);
+    }
+  }
+}
+
 template <class W, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool write_fields_from(W& w, const Tuple& fields) {
   using run = leading_run<W::opts, Tuple, First>;
@@ -84,7 +116,7 @@ BIN_SERIALIZER_INLINE bool write_fields_from(W& w, const Tuple& fields) {
     run_writer<W> rw(w, p, run::bytes);
     // A codec writing fewer bytes than its stated size would leave a gap:
     // a library bug, reported rather than sent.
-    if (!(write_indexed(rw, fields, typename run::indices{}) &&
+    if (!(write_span<run_writer<W>, Tuple, First, First + run::count>(rw, fields) &&
           (rw.finished() || w.fail(errc::invalid_value)))) [[unlikely]]
       return false;
     return write_fields_from<W, Tuple, First + run::count>(w, fields);

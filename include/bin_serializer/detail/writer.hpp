@@ -117,6 +117,13 @@ public:
     record_error(buf_, err_);
   }
 
+  // For serialize() of a presized message (presized_writer.hpp): the cursor,
+  // its end, and moving it past what was written there; or the failure.
+  [[nodiscard]] std::byte* cursor() const noexcept { return cur_; }
+  [[nodiscard]] std::byte* base() const noexcept { return base_; }
+  void advance_to(std::byte* p) noexcept { cur_ = p; }
+  void fail_with(error e) noexcept { err_ = e; }
+
   // For batch_writer: undo a failed value without giving up the batch.
   [[nodiscard]] std::size_t mark() const noexcept { return position(); }
   void rewind(std::size_t mark) noexcept { cur_ = base_ + mark; }

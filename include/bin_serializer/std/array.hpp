@@ -41,6 +41,10 @@ template <class T, std::size_t N>
 struct codec<std::array<T, N>> {
   using array_type = std::array<T, N>;
 
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = detail::presizable<Opts, T>();
+
   template <options Opts>
   static constexpr std::size_t min_size = N * detail::std_codec::min_size_of<Opts, T>();
 

@@ -22,6 +22,10 @@ struct codec<std::bitset<N>> {
   using bits = std::bitset<N>;
   static constexpr std::size_t portable_bytes = (N + 7) / 8;
 
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = true;
+
   template <options Opts>
   static constexpr std::size_t max_size =
       Opts.format == wire_format::native ? sizeof(bits) : portable_bytes;

@@ -20,6 +20,10 @@ template <class Rep, class Period>
 struct codec<std::chrono::duration<Rep, Period>> {
   using duration = std::chrono::duration<Rep, Period>;
 
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = true;
+
   template <options Opts>
   static constexpr bool object_bytes =
       detail::bulk_copyable<Opts, Rep> && sizeof(duration) == sizeof(Rep);
@@ -47,6 +51,10 @@ struct codec<std::chrono::duration<Rep, Period>> {
 template <class Clock, class Duration>
 struct codec<std::chrono::time_point<Clock, Duration>> {
   using time_point = std::chrono::time_point<Clock, Duration>;
+
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = true;
 
   template <options Opts>
   static constexpr bool object_bytes =

@@ -185,7 +185,7 @@ constexpr std::size_t elements_size(const Range& range, std::size_t count) {
 
 // Every element of a range, in order.
 template <class W, class Range>
-bool write_each(W& w, const Range& range) {
+BIN_SERIALIZER_INLINE bool write_each(W& w, const Range& range) {
   for (const auto& element : range)
     if (!::bin_serializer::serialize_field(w, element)) return false;
   return true;
@@ -194,7 +194,7 @@ bool write_each(W& w, const Range& range) {
 // [uint64 count][count elements]: vector and span. Elements whose encoding is
 // their object bytes go out as one block.
 template <class W, class E>
-bool write_counted(W& w, const E* data, std::size_t count) {
+BIN_SERIALIZER_INLINE bool write_counted(W& w, const E* data, std::size_t count) {
   refuse_pointers<W::opts, E>();
   if constexpr (is_object_bytes<W::opts, E>()) {
     const std::size_t bytes = count * sizeof(E);
@@ -212,7 +212,7 @@ bool write_counted(W& w, const E* data, std::size_t count) {
 // Reads `count` object-bytes elements into v (a vector of E), replacing its
 // contents. read_length has checked count against the input.
 template <class R, class Vec>
-bool read_object_bytes_into(R& r, Vec& v, std::size_t count) {
+BIN_SERIALIZER_INLINE bool read_object_bytes_into(R& r, Vec& v, std::size_t count) {
   using E = typename Vec::value_type;
   if constexpr (R::contiguous) {
     // All count * sizeof(E) bytes are present: one allocation, one copy.
@@ -239,7 +239,7 @@ bool read_object_bytes_into(R& r, Vec& v, std::size_t count) {
 // Reads `count` elements one by one, appending each with emplace_back() and
 // decoding into it. On failure the container keeps what was decoded.
 template <class R, class Seq>
-bool read_appending(R& r, Seq& seq, std::size_t count) {
+BIN_SERIALIZER_INLINE bool read_appending(R& r, Seq& seq, std::size_t count) {
   using E = typename Seq::value_type;
   require_default_constructible<E>();
   for (std::size_t i = 0; i < count; ++i) {

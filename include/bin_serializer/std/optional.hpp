@@ -20,6 +20,10 @@ template <class T>
 struct codec<std::optional<T>> {
   using optional_type = std::optional<T>;
 
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = detail::presizable<Opts, T>();
+
   // The presence byte goes through serialize_field like any uint8_t, so each
   // wire format encodes it with its own leaf rules.
   using flag_type = std::uint8_t;

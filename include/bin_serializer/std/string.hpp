@@ -13,7 +13,10 @@
 #include <string_view>
 #include <type_traits>
 
+#include "../config.hpp"
+#include "../detail/copy.hpp"
 #include "../detail/endian.hpp"
+#include "../detail/writer.hpp"
 #include "../options.hpp"
 #include "../serializable.hpp"
 
@@ -47,6 +50,10 @@ template <class CharT, class Traits, class Alloc>
 struct codec<std::basic_string<CharT, Traits, Alloc>> {
   using string_type = std::basic_string<CharT, Traits, Alloc>;
 
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = true;
+
   // Characters are copied as one block unless the format needs each one
   // byte-swapped (portable format, multi-byte characters, big-endian host).
   template <options Opts>
@@ -61,19 +68,43 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   }
 
   template <class W>
-  static bool write(W& w, const string_type& s) {
+  BIN_SERIALIZER_INLINE static bool write(W& w, const string_type& s) {
     check_portable<W::opts>();
     const std::size_t bytes = s.size() * sizeof(CharT);
-    if (!(w.reserve(sizeof(std::uint64_t) + bytes) && w.write_length(s.size()))) return false;
-    if constexpr (chars_as_block<W::opts>) {
-      return w.write_bytes(s.data(), bytes);
-    } else {
-      for (const CharT c : s) {
-        const auto bits = detail::to_little(c);
-        if (!w.write_bytes(&bits, sizeof bits)) return false;
-      }
+    if constexpr (chars_as_block<W::opts> && requires { w.claim(bytes); }) {
+      // One capacity check for prefix and characters, both stored in place.
+      std::byte* p = w.claim(sizeof(std::uint64_t) + bytes);
+      if (p == nullptr) [[unlikely]]
+        return false;
+      const std::uint64_t prefix = detail::encode_length<W::opts>(s.size());
+      std::memcpy(p, &prefix, sizeof prefix);
+      detail::copy_bytes(p + sizeof prefix, s.data(), bytes);
       return true;
+    } else {
+      if (!(w.reserve(sizeof(std::uint64_t) + bytes) && w.write_length(s.size()))) return false;
+      if constexpr (chars_as_block<W::opts>) {
+        return w.write_bytes(s.data(), bytes);
+      } else {
+        for (const CharT c : s) {
+          const auto bits = detail::to_little(c);
+          if (!w.write_bytes(&bits, sizeof bits)) return false;
+        }
+        return true;
+      }
     }
+  }
+
+  // s.size() == n afterwards, characters unspecified: shrinking only moves the
+  // terminator (inline); growing takes the library's out-of-line path.
+  BIN_SERIALIZER_INLINE static void set_length(string_type& s, std::size_t n) {
+    if (n <= s.size()) [[likely]]
+      s.resize(n);
+    else
+      grow_to(s, n);
+  }
+  BIN_SERIALIZER_NOINLINE static void grow_to(string_type& s, std::size_t n) {
+    s.clear(); // nothing to carry over if this reallocates
+    s.resize(n);
   }
 
   template <options Opts>
@@ -82,15 +113,21 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   }
 
   template <class R>
-  static bool read(R& r, string_type& s) {
+  BIN_SERIALIZER_INLINE static bool read(R& r, string_type& s) {
     check_portable<R::opts>();
     std::size_t n = 0;
     if (!r.read_length(n, sizeof(CharT), R::opts.max_string_length)) return false;
     if constexpr (R::contiguous) {
       // read_length proved n characters are present: one allocation, one copy.
       const std::byte* p = r.take(n * sizeof(CharT));
+      if (p == nullptr) [[unlikely]]
+        return false;
       if constexpr (sizeof(CharT) == 1) {
-        s.assign(reinterpret_cast<const CharT*>(p), n);
+        // Not assign(): an out-of-line library routine several times the
+        // cost of this for the short strings messages hold. A reused string
+        // is usually as long as before: set the length, copy in place.
+        set_length(s, n);
+        detail::copy_bytes(s.data(), p, n);
       } else if constexpr (!chars_as_block<R::opts>) {
         s.resize(n);
         for (std::size_t i = 0; i < n; ++i) {

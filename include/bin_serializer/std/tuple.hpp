@@ -20,6 +20,10 @@ template <class A, class B>
 struct codec<std::pair<A, B>> {
   using pair_type = std::pair<A, B>;
 
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = detail::presizable<Opts, A>() && detail::presizable<Opts, B>();
+
   template <options Opts>
   static constexpr std::size_t min_size =
       detail::std_codec::min_size_of<Opts, A>() + detail::std_codec::min_size_of<Opts, B>();
@@ -51,6 +55,10 @@ struct codec<std::pair<A, B>> {
 template <class... Ts>
 struct codec<std::tuple<Ts...>> {
   using tuple_type = std::tuple<Ts...>;
+
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = (detail::presizable<Opts, Ts>() && ...);
 
   template <options Opts>
   static constexpr std::size_t min_size = (detail::std_codec::min_size_of<Opts, Ts>() + ... + 0);

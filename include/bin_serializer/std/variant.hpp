@@ -32,6 +32,10 @@ namespace bin_serializer {
 
 template <>
 struct codec<std::monostate> {
+
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = true;
   template <options Opts>
   static constexpr std::size_t min_size = 0;
 
@@ -57,6 +61,10 @@ struct codec<std::monostate> {
 template <class... Ts>
 struct codec<std::variant<Ts...>> {
   using variant_type = std::variant<Ts...>;
+
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = (detail::presizable<Opts, Ts>() && ...);
   using index_type = std::uint32_t;
   using indices = std::index_sequence_for<Ts...>;
 

@@ -22,11 +22,15 @@ template <class T, class A>
 struct codec<std::vector<T, A>> {
   using vector_type = std::vector<T, A>;
 
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = detail::presizable<Opts, T>();
+
   template <options Opts>
   static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
 
   template <class W>
-  static bool write(W& w, const vector_type& v) {
+  BIN_SERIALIZER_INLINE static bool write(W& w, const vector_type& v) {
     return detail::std_codec::write_counted(w, v.data(), v.size());
   }
 
@@ -37,7 +41,7 @@ struct codec<std::vector<T, A>> {
   }
 
   template <class R>
-  static bool read(R& r, vector_type& v) {
+  BIN_SERIALIZER_INLINE static bool read(R& r, vector_type& v) {
     namespace sc = detail::std_codec;
     sc::refuse_pointers<R::opts, T>();
     sc::require_default_constructible<T>();
@@ -59,7 +63,7 @@ struct codec<std::vector<T, A>> {
         }
       }
       if (n <= v.size()) {
-        v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
+        if (n < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
         return true;
       }
       v.reserve(reuse + sc::reserve_hint<T>(n - reuse, r.remaining()));
@@ -74,6 +78,10 @@ struct codec<std::vector<T, A>> {
 template <class A>
 struct codec<std::vector<bool, A>> {
   using vector_type = std::vector<bool, A>;
+
+  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  template <options Opts>
+  static constexpr bool trusted_size = true;
 
   // Bytes staged on the stack per write_bytes / read_bytes call.
   static constexpr std::size_t block = 256;

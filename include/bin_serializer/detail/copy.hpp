@@ -1,0 +1,82 @@
+// copy_bytes(dst, src, n): memcpy for the short runs a message is made of.
+//
+// Strings and small arrays in real messages are mostly a few to a few dozen
+// bytes. A call to memcpy costs a PLT jump and a size dispatch for each of
+// them; up to 16 bytes two overlapping loads and stores do the same work
+// inline. Longer runs go to memcpy, which is faster there. Reads and writes
+// stay inside [src, src + n) and [dst, dst + n).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "../config.hpp"
+
+namespace bin_serializer::detail {
+
+// GCC's value-range analysis, after inlining into callers that compute n,
+// warns about sizes no caller passes (-Wrestrict, -Wstringop-overflow).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wrestrict"
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
+
+BIN_SERIALIZER_INLINE void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  if (n <= 16) {
+    if (n >= 8) {
+      std::uint64_t head, tail;
+      std::memcpy(&head, s, 8);
+      std::memcpy(&tail, s + n - 8, 8);
+      std::memcpy(d, &head, 8);
+      std::memcpy(d + n - 8, &tail, 8);
+    } else if (n >= 4) {
+      std::uint32_t head, tail;
+      std::memcpy(&head, s, 4);
+      std::memcpy(&tail, s + n - 4, 4);
+      std::memcpy(d, &head, 4);
+      std::memcpy(d + n - 4, &tail, 4);
+    } else if (n != 0) {
+      // 1 to 3 bytes: first, middle and last (some may coincide).
+      const unsigned char first = s[0], middle = s[n / 2], last = s[n - 1];
+      d[0] = first;
+      d[n / 2] = middle;
+      d[n - 1] = last;
+    }
+  } else {
+    std::memcpy(d, s, n);
+  }
+}
+
+// copy_fixed<N>: a copy whose size is a constant (a run of fields). Up to 64
+// bytes as 16-byte moves (the last one overlapping), which is what a memcpy
+// of that size should be; GCC otherwise picks `rep movsb` for some sizes
+// (e.g. 42), whose start-up cost dwarfs the copy.
+template <std::size_t N>
+BIN_SERIALIZER_INLINE void copy_fixed(void* dst, const void* src) noexcept {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  if constexpr (N <= 16 || N > 64) {
+    std::memcpy(d, s, N);
+  } else {
+    unsigned char block[16];
+    for (std::size_t i = 0; i + 16 <= N; i += 16) {
+      std::memcpy(block, s + i, 16);
+      std::memcpy(d + i, block, 16);
+    }
+    if constexpr (N % 16 != 0) {
+      std::memcpy(block, s + N - 16, 16);
+      std::memcpy(d + N - 16, block, 16);
+    }
+  }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+} // namespace bin_serializer::detail

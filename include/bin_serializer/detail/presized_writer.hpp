@@ -1,0 +1,142 @@
+// The writer for a message whose exact size was reserved before writing.
+//
+// serialize() into a buffer with direct access first measures the message
+// (serialized_size, or a constant for fixed-size types) and makes room for all
+// of it at once; that is the call's one capacity check. What follows can then
+// not run out of room, so this writer stores without checking: the string's
+// prefix and characters, a vector's count and elements, each field of a run.
+// It is used only when every part of the type has a size the library itself
+// computes (presizable below); a type holding a user codec is written by the
+// checked contiguous_writer instead, because a user's size() is not trusted
+// with the buffer's bounds. Debug builds (BIN_SERIALIZER_DEBUG) still check
+// every store against the reserved end and abort on a mismatch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+#include "../config.hpp"
+#include "../error.hpp"
+#include "../options.hpp"
+#include "../serializable.hpp"
+#include "copy.hpp"
+#include "writer.hpp"
+
+namespace bin_serializer::detail {
+
+// ---- which types may be written unchecked -----------------------------------
+//
+// A codec takes part by declaring, next to its exact size<Opts>():
+//   template <options Opts> static constexpr bool trusted_size = ...;
+// true only when size<Opts>() is exact and write() stores through the writer
+// it is given (recursing into elements with serialize_field). The library's
+// own codecs do; a user codec never needs to.
+
+template <options Opts, class T>
+consteval bool presizable();
+
+template <options Opts, class... Fs>
+consteval bool all_presizable(type_list<Fs...>) {
+  return (presizable<Opts, Fs>() && ...);
+}
+
+template <options Opts, class T>
+consteval bool presizable() {
+  using U = std::remove_cv_t<T>;
+  constexpr category c = category_of<Opts, U>();
+  if constexpr (outline_element<U>) {
+    return false; // recursive (serializable.hpp): the checked writer, which recurses by calls
+  } else if constexpr (c == category::codec) {
+    if constexpr (requires { codec<U>::template trusted_size<Opts>; })
+      return codec<U>::template trusted_size<Opts>;
+    else
+      return false;
+  } else if constexpr (c == category::bulk || c == category::scalar) {
+    return true;
+  } else if constexpr (c == category::array) {
+    return presizable<Opts, std::remove_extent_t<U>>();
+  } else if constexpr (c == category::reflectable || c == category::aggregate ||
+                       (c == category::evolvable && has_visible_fields<U>)) {
+    return all_presizable<Opts>(member_types_t<U>{});
+  } else {
+    return false;
+  }
+}
+
+template <options Opts>
+class presized_writer {
+public:
+  static constexpr options opts = Opts;
+
+  BIN_SERIALIZER_INLINE presized_writer(std::byte* base, std::byte* cur,
+                                        [[maybe_unused]] std::byte* end) noexcept
+      : base_(base), cur_(cur)
+#if BIN_SERIALIZER_DEBUG
+        ,
+        end_(end)
+#endif
+  {
+  }
+
+  BIN_SERIALIZER_INLINE bool write_bytes(const void* src, std::size_t n) noexcept {
+    check(n);
+    copy_bytes(cur_, src, n);
+    cur_ += n;
+    return true;
+  }
+
+  BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
+    const auto v = encode_length<Opts>(n);
+    check(sizeof v);
+    std::memcpy(cur_, &v, sizeof v);
+    cur_ += sizeof v;
+    return true;
+  }
+
+  BIN_SERIALIZER_INLINE bool reserve(std::size_t) noexcept { return true; }
+
+  // The next n bytes, never null: the room was reserved for the message.
+  BIN_SERIALIZER_INLINE std::byte* claim(std::size_t n) noexcept {
+    check(n);
+    std::byte* p = cur_;
+    cur_ += n;
+    return p;
+  }
+
+  [[nodiscard]] std::size_t position() const noexcept {
+    return static_cast<std::size_t>(cur_ - base_);
+  }
+  [[nodiscard]] std::byte* cursor() const noexcept { return cur_; }
+
+  // A value the format cannot encode (a valueless variant, an evolvable body
+  // over 4 GiB): the call fails and the caller rolls the buffer back.
+  bool fail(errc code) noexcept {
+    err_ = {code, position()};
+    return false;
+  }
+  [[nodiscard]] error failure() const noexcept { return err_; }
+
+private:
+  BIN_SERIALIZER_INLINE void check([[maybe_unused]] std::size_t n) const noexcept {
+#if BIN_SERIALIZER_DEBUG
+    // serialized_size and write disagree: a library bug, never silently
+    // written past the reservation.
+    if (n > static_cast<std::size_t>(end_ - cur_)) std::abort();
+#endif
+  }
+
+  std::byte* base_;
+  std::byte* cur_;
+#if BIN_SERIALIZER_DEBUG
+  std::byte* end_;
+#endif
+  error err_{};
+};
+
+template <options Opts>
+inline constexpr bool is_writer_v<presized_writer<Opts>> = true;
+
+} // namespace bin_serializer::detail
