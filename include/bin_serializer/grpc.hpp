@@ -87,6 +87,7 @@ inline constexpr bool grpc_enabled_v = Serializable<T, grpc_options_v<T>>;
   case errc::schema_mismatch: return "schema_mismatch";
   case errc::bad_header: return "bad_header";
   case errc::io_error: return "io_error";
+  default: break; // a code added later: still a readable status, if less precise
   }
   return "unknown";
 }
@@ -114,7 +115,7 @@ namespace detail {
 template <class T>
 ::grpc::Status grpc_serialize(const T& value, ::grpc::ByteBuffer* out, bool* own_buffer) {
   constexpr options opts = grpc_options_v<T>;
-  const std::size_t size = message_header_size + serialized_size<opts>(value);
+  const std::size_t size = message_header_size_v<T> + serialized_size<opts>(value);
   ::grpc::Slice slice(size); // one allocation, sent as it is
   SpanBuffer sink(const_cast<std::uint8_t*>(slice.begin()), slice.size());
   if (!serialize_message<opts>(sink, value) || sink.size() != size) [[unlikely]] {

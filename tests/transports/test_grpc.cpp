@@ -371,6 +371,27 @@ TEST(GrpcTraits, EveryCutOfAMessageIsAStatusNeverACrash) {
   }
 }
 
+struct Identified {
+  static constexpr std::uint32_t bin_serializer_message_id = 7;
+  std::uint32_t a;
+  std::string b;
+  bool operator==(const Identified&) const = default;
+};
+
+TEST(GrpcTraits, TypeWithAMessageIdGoesOutWithThe32ByteHeader) {
+  const Identified in{5, "five"};
+  grpc::ByteBuffer bb;
+  bool own = false;
+  ASSERT_TRUE(grpc::SerializationTraits<Identified>::Serialize(in, &bb, &own).ok());
+  const auto bytes = buffer_to_bytes(bb);
+  EXPECT_EQ(bytes, framed(in));
+  ASSERT_EQ(bytes.size(), 32u + 4u + 8u + 4u);
+  EXPECT_EQ(bytes[24], 7);
+  Identified out{};
+  ASSERT_TRUE(grpc::SerializationTraits<Identified>::Deserialize(&bb, &out).ok());
+  EXPECT_EQ(out, in);
+}
+
 TEST(GrpcTraits, ErrorTextNamesCodeOffsetAndReason) {
   EXPECT_EQ(bin_serializer::grpc_error_text({bin_serializer::errc::schema_mismatch, 8}),
             "bin_serializer: schema_mismatch at offset 8 (schema mismatch)");
