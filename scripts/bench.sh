@@ -209,10 +209,15 @@ cat > "$RAW/machine.json" <<EOF
 EOF
 
 step "python package vs msgpack"
-# A private venv: the package and msgpack from PyPI, nothing system-wide.
+# A private venv: the package and msgpack from PyPI, nothing system-wide. The
+# package is built from a copy under build/ (setuptools writes build/ and
+# *.egg-info next to the sources it builds).
 PYVENV="$ROOT/build/bench-python-venv"
+PYSRC="$ROOT/build/bench-python-src"
+rm -rf "$PYSRC"
 if python3 -m venv "$PYVENV" >/dev/null 2>&1 &&
-  "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "$ROOT/python[bench]"; then
+  cp -r "$ROOT/python" "$PYSRC" &&
+  "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "$PYSRC[bench]"; then
   if [[ "$quick" == 1 ]]; then py_args=(--repeat 3 --min-time 0.05 --stream 2000); else py_args=(); fi
   "$PYVENV/bin/python" "$ROOT/python/bench/bench_decode.py" --out "$RESULTS" "${py_args[@]}" ||
     echo "python benchmark failed; its section is left out of the report" >&2

@@ -114,10 +114,15 @@ run_python_stage() {
     echo "python: could not build example_python_interop in build/gcc;" \
       "the C++ -> Python interop test is skipped"
   fi
+  # Built from a copy under build/: setuptools writes build/ and *.egg-info
+  # next to the sources it builds, and the source tree stays as it was.
+  local pysrc="$ROOT/build/python-src"
+  rm -rf "$pysrc"
   set +e
   {
     python3 -m venv "$venv" &&
-      "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$ROOT/python" pytest &&
+      cp -r "$ROOT/python" "$pysrc" &&
+      "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$pysrc" pytest &&
       "$venv/bin/python" -m pytest "$ROOT/python/tests" -q -p no:cacheprovider
   } 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
