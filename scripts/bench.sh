@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The benchmark report: installs what is missing (Debian 12, apt-get), builds
-# the `bench` preset, runs every suite and writes bench/results/report.md with
-# its charts (raw data in bench/results/raw/).
+# the `bench` preset, runs every suite and writes build/bench-report/report.md
+# with its charts (raw data in build/bench-report/raw/). The source tree is not
+# touched: the committed reference report in bench/results/ changes only with
+# --publish.
 #
-# Usage: ./scripts/bench.sh [--quick] [--jobs N] [--no-deps]
+# Usage: ./scripts/bench.sh [--quick] [--jobs N] [--no-deps] [--publish] [--out DIR]
 #   --quick    about a minute: 1 repetition, short min time, fewer latency samples
 #   --jobs N   parallel build jobs (default: nproc)
 #   --no-deps  do not check or install packages
+#   --publish  also copy the report and charts to bench/results/ (to commit)
+#   --out DIR  where the report goes (default: build/bench-report)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -15,13 +19,18 @@ ROOT="$(pwd)"
 quick=0
 jobs="$(nproc 2>/dev/null || echo 2)"
 deps=1
+publish=0
+RESULTS="$ROOT/build/bench-report"
 while (($#)); do
   case "$1" in
     --quick) quick=1; shift ;;
+    --publish) publish=1; shift ;;
+    --out) RESULTS="$(realpath -m "$2")"; shift 2 ;;
+    --out=*) RESULTS="$(realpath -m "${1#--out=}")"; shift ;;
     -j|--jobs) jobs="$2"; shift 2 ;;
     --jobs=*) jobs="${1#--jobs=}"; shift ;;
     --no-deps) deps=0; shift ;;
-    -h|--help) sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "error: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -42,6 +51,7 @@ OPTIONAL_PACKAGES=(
   libcereal-dev
   libprotobuf-dev protobuf-compiler
   libcapnp-dev capnproto
+  libgrpc++-dev protobuf-compiler-grpc # benchmark_grpc (with the protobuf peer)
 )
 
 is_installed() { dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed'; }
@@ -97,11 +107,17 @@ step "build"
 cmake --build --preset bench --parallel "$jobs" \
   --target benchmark_compare benchmark_stress benchmark_latency benchmark_peers
 BIN="$ROOT/build/bench/bench"
+# Optional: only configured when gRPC++ and grpc_cpp_plugin are installed.
+have_grpc=0
+if cmake --build --preset bench --parallel "$jobs" --target benchmark_grpc 2>/dev/null; then
+  have_grpc=1
+else
+  echo "warning: benchmark_grpc not built (libgrpc++-dev, protobuf-compiler-grpc); no gRPC section" >&2
+fi
 
 # ---------------------------------------------------------------------------
 # Run
 # ---------------------------------------------------------------------------
-RESULTS="$ROOT/bench/results"
 RAW="$RESULTS/raw"
 mkdir -p "$RAW"
 rm -f "$RAW"/*.json "$RAW"/*.log
@@ -144,6 +160,16 @@ took[latency]=$((SECONDS - t0))
 
 run_suite peers "$BIN/benchmark_peers" "$peers_min_time" --meta_out="$RAW/peers_meta.json"
 
+took[grpc]=0
+if ((have_grpc)); then
+  if ((quick)); then grpc_args=(--calls=500 --rounds=2); else grpc_args=(--calls=2000 --rounds=5); fi
+  step "grpc (echo over loopback: protobuf vs bin_serializer, ${grpc_args[*]})"
+  t0=$SECONDS
+  "$BIN/benchmark_grpc" "${grpc_args[@]}" --out="$RAW/grpc.json" | tee "$RAW/grpc.log" ||
+    echo "benchmark_grpc failed; its section is left out of the report" >&2
+  took[grpc]=$((SECONDS - t0))
+fi
+
 load_end="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 
 # ---------------------------------------------------------------------------
@@ -154,7 +180,7 @@ json_str() { python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; 
 versions="{"
 sep=""
 for pkg in libbenchmark-dev libmsgpack-cxx-dev libflatbuffers-dev libfastcdr-dev libcereal-dev libprotobuf-dev \
-           libcapnp-dev zlib1g-dev; do
+           libcapnp-dev libgrpc++-dev zlib1g-dev; do
   versions+="$sep\"$pkg\": $(json_str "$(version_of "$pkg")")"
   sep=", "
 done
@@ -176,17 +202,22 @@ cat > "$RAW/machine.json" <<EOF
   "min_time": $(json_str "$min_time (peers: $peers_min_time)"),
   "interleaving": $( ((reps > 1)) && echo true || echo false),
   "latency_samples": $samples,
-  "suite_seconds": {"compare": ${took[compare]}, "stress": ${took[stress]}, "latency": ${took[latency]}, "peers": ${took[peers]}},
+  "suite_seconds": {"compare": ${took[compare]}, "stress": ${took[stress]}, "latency": ${took[latency]}, "peers": ${took[peers]}, "grpc": ${took[grpc]}},
   "total_seconds": $total,
   "versions": $versions
 }
 EOF
 
 step "python package vs msgpack"
-# A private venv: the package and msgpack from PyPI, nothing system-wide.
+# A private venv: the package and msgpack from PyPI, nothing system-wide. The
+# package is built from a copy under build/ (setuptools writes build/ and
+# *.egg-info next to the sources it builds).
 PYVENV="$ROOT/build/bench-python-venv"
+PYSRC="$ROOT/build/bench-python-src"
+rm -rf "$PYSRC"
 if python3 -m venv "$PYVENV" >/dev/null 2>&1 &&
-  "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "$ROOT/python[bench]"; then
+  cp -r "$ROOT/python" "$PYSRC" &&
+  "$PYVENV/bin/python" -m pip install --quiet --disable-pip-version-check "$PYSRC[bench]"; then
   if [[ "$quick" == 1 ]]; then py_args=(--repeat 3 --min-time 0.05 --stream 2000); else py_args=(); fi
   "$PYVENV/bin/python" "$ROOT/python/bench/bench_decode.py" --out "$RESULTS" "${py_args[@]}" ||
     echo "python benchmark failed; its section is left out of the report" >&2
@@ -204,7 +235,25 @@ if ! "$PY" -c 'import matplotlib' >/dev/null 2>&1 && [[ -x /usr/bin/python3 ]] &
 fi
 "$PY" "$ROOT/bench/report.py" --raw "$RAW" --out "$RESULTS"
 
+if ((publish)); then
+  step "publish to bench/results/"
+  # The committed reference: the report, its charts and the Python tables;
+  # raw data stays under build/.
+  PUBLISHED="$ROOT/bench/results"
+  mkdir -p "$PUBLISHED"
+  if [[ "$(realpath "$RESULTS")" != "$(realpath "$PUBLISHED")" ]]; then
+    rm -f "$PUBLISHED"/*.png
+    cp "$RESULTS"/report.md "$PUBLISHED"/
+    for f in "$RESULTS"/*.png "$RESULTS"/python_decode.json "$RESULTS"/python_decode.md; do
+      if [[ -e "$f" ]]; then cp "$f" "$PUBLISHED"/; fi
+    done
+  fi
+  echo "published: bench/results/report.md and charts (commit them)"
+fi
+
+rel() { realpath --relative-to="$ROOT" "$1" 2>/dev/null || echo "$1"; }
 echo
 echo "bench: done in $((SECONDS - start_all)) s (compare ${took[compare]} s, stress ${took[stress]} s," \
-     "latency ${took[latency]} s, peers ${took[peers]} s)"
-echo "bench: report in bench/results/report.md, charts bench/results/*.png, raw data bench/results/raw/"
+     "latency ${took[latency]} s, peers ${took[peers]} s, grpc ${took[grpc]} s)"
+echo "bench: report in $(rel "$RESULTS")/report.md, charts $(rel "$RESULTS")/*.png, raw data $(rel "$RAW")/"
+((publish)) || echo "bench: the committed reference report (bench/results/) is unchanged; --publish updates it"

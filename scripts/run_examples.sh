@@ -38,16 +38,28 @@ if ((${#targets[@]} == 0)); then
   echo "error: no examples/*.cpp found" >&2
   exit 1
 fi
+declare -A exe_dir
+for t in "${targets[@]}"; do exe_dir[$t]=examples; done
+# examples/transports/<name>.cpp: only when the preset builds them
+# (BIN_SERIALIZER_TRANSPORTS and the library found; see cmake/Transports.cmake).
+available="$(cmake --build "$ROOT/build/$preset" --target help 2>/dev/null || true)"
+for src in examples/transports/*.cpp; do
+  [[ -e "$src" ]] || continue
+  name="example_$(basename "$src" .cpp)"
+  if grep -q "^$name:" <<<"$available"; then
+    targets+=("$name")
+    exe_dir[$name]=examples/transports
+  fi
+done
 
 echo "==> build examples ($preset): ${targets[*]}"
 # Only the library and the examples, not the tests.
 cmake --build --preset "$preset" --parallel "$jobs" --target "${targets[@]}"
 
-bindir="$ROOT/build/$preset/examples"
 failed=0
 ran=0
 for t in "${targets[@]}"; do
-  exe="$bindir/$t"
+  exe="$ROOT/build/$preset/${exe_dir[$t]}/$t"
   echo
   echo "================ $t ================"
   ran=$((ran + 1))

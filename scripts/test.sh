@@ -4,7 +4,7 @@
 #   total: <passed> passed, <failed> failed
 #
 # Usage: ./scripts/test.sh [--jobs N] [PRESET...]
-#   PRESET defaults to: gcc clang asan tsan noexcept fuzz s390x python format
+#   PRESET defaults to: gcc clang asan tsan noexcept fuzz s390x python conan format
 #   (see CMakePresets.json)
 #   "fuzz" is not a CMake preset: it runs scripts/fuzz.sh (libFuzzer, ASan +
 #   UBSan) for FUZZ_SECONDS per target (default here: 10) and counts one test
@@ -13,6 +13,9 @@
 #   "python" installs python/ into a venv and runs its pytest suite.
 #   "tsan" (ThreadSanitizer) builds and runs only the thread-using tests
 #   (BufferPool and I/O): its build and test presets name them.
+#   "conan" packages the library with conanfile.py (`conan create`, Conan 2
+#   from PyPI in a private venv, CONAN_HOME under build/, no remote) and builds
+#   and runs test_package/ against it; counts as 1 test.
 #   "format" runs scripts/check_format.sh (clang-format-19 --dry-run over the
 #   C++ sources); counts as 1 test.
 #   "s390x" cross-compiles for big-endian s390x and runs ctest under qemu-s390x
@@ -48,7 +51,7 @@ if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 if ((${#presets[@]} == 0)); then
-  presets=(gcc clang asan tsan noexcept fuzz s390x python format)
+  presets=(gcc clang asan tsan noexcept fuzz s390x python conan format)
 fi
 
 # shellcheck source=scripts/install_deps.sh
@@ -111,10 +114,15 @@ run_python_stage() {
     echo "python: could not build example_python_interop in build/gcc;" \
       "the C++ -> Python interop test is skipped"
   fi
+  # Built from a copy under build/: setuptools writes build/ and *.egg-info
+  # next to the sources it builds, and the source tree stays as it was.
+  local pysrc="$ROOT/build/python-src"
+  rm -rf "$pysrc"
   set +e
   {
     python3 -m venv "$venv" &&
-      "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$ROOT/python" pytest &&
+      cp -r "$ROOT/python" "$pysrc" &&
+      "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$pysrc" pytest &&
       "$venv/bin/python" -m pytest "$ROOT/python/tests" -q -p no:cacheprovider
   } 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
@@ -130,6 +138,49 @@ run_python_stage() {
     status="python FAILED (exit $rc)"
   elif ((failed > 0)); then
     status="tests FAILED"
+  fi
+}
+
+# The Conan stage: conanfile.py creates the package in a private CONAN_HOME
+# (build/conan/home, every remote removed, so nothing is downloaded but Conan
+# itself), then test_package/ is built and run against it. test_package is
+# copied under build/ first: Conan writes its build folder next to the recipe.
+# One test.
+run_conan_stage() {
+  local log="$LOG_DIR/conan.log" venv="$ROOT/build/conan-venv" work="$ROOT/build/conan" rc
+  start=$SECONDS
+  passed=0
+  failed=0
+  skipped=0
+  status="ok"
+  set +e
+  (
+    set -euo pipefail
+    export CONAN_HOME="$work/home"
+    local conan="$venv/bin/conan" version
+    if ! "$conan" --version >/dev/null 2>&1; then
+      python3 -m venv "$venv"
+      "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "conan>=2,<3"
+    fi
+    "$conan" --version
+    mkdir -p "$CONAN_HOME"
+    "$conan" profile detect --force >/dev/null
+    "$conan" remote remove "*" >/dev/null 2>&1 || true
+    version="$(sed -n 's/^#define BIN_SERIALIZER_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' \
+      "$ROOT/include/bin_serializer/version.hpp" | paste -sd.)"
+    rm -rf "$work/test_package"
+    cp -r "$ROOT/test_package" "$work/test_package"
+    settings=(-s compiler.cppstd=23 -s build_type=Release)
+    "$conan" create "$ROOT" "${settings[@]}" --build=missing --test-folder=""
+    "$conan" test "$work/test_package" "bin_serializer/$version" "${settings[@]}"
+  ) 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  if ((rc == 0)) && grep -q '^test_package: bin_serializer ' "$log"; then
+    passed=1
+  else
+    failed=1
+    status="conan FAILED (exit $rc)"
   fi
 }
 
@@ -165,6 +216,19 @@ for preset in "${presets[@]}"; do
     total_failed=$((total_failed + failed))
     summary+=("$(printf '%-10s %7d %7d %8d   %-8s %s' format "$passed" "$failed" "$skipped" "$(fmt_secs "$elapsed")" "$status")")
     echo "--> format: $passed passed, $failed failed, $(fmt_secs "$elapsed") ($status)"
+    continue
+  fi
+  if [[ "$preset" == conan ]]; then
+    echo
+    echo "================================================================"
+    echo "==> conan: conan create + test_package"
+    echo "================================================================"
+    run_conan_stage
+    elapsed=$((SECONDS - start))
+    total_passed=$((total_passed + passed))
+    total_failed=$((total_failed + failed))
+    summary+=("$(printf '%-10s %7d %7d %8d   %-8s %s' conan "$passed" "$failed" "$skipped" "$(fmt_secs "$elapsed")" "$status")")
+    echo "--> conan: $passed passed, $failed failed, $(fmt_secs "$elapsed") ($status)"
     continue
   fi
   if [[ "$preset" == python ]]; then

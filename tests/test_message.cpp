@@ -285,7 +285,7 @@ TEST(MessageFixedPayload, HeaderIsTheConstantOfItsType) {
   EXPECT_EQ(std::memcmp(bytes.data(), expected.data(), 24), 0);
   // The same bytes as the general path computes for this header.
   const auto h = bs::message_header_for<Tick>(sizeof(Tick));
-  unsigned char raw[24];
+  unsigned char raw[32];
   bs::detail::encode_header(raw, h);
   EXPECT_EQ(std::memcmp(raw, expected.data(), 24), 0);
 }
@@ -360,6 +360,222 @@ TEST(Message, PlainBuffersWriteAndReadTheSameBytes) {
   ReadOnly in2{out.bytes};
   Tick t{};
   EXPECT_FALSE(bs::deserialize_message<portable>(in2, t));
+}
+
+// ---- message type identity (flags bit 1 + u32 type_id after the 24 bytes)
+
+struct Bid {
+  std::uint64_t ts;
+  double px;
+  static constexpr std::uint32_t bin_serializer_message_id = 1;
+  bool operator==(const Bid&) const = default;
+};
+struct Ask { // its id comes from the trait below
+  std::uint64_t ts;
+  double px;
+  bool operator==(const Ask&) const = default;
+};
+struct Quote { // same shape, no id
+  std::uint64_t ts;
+  double px;
+  bool operator==(const Quote&) const = default;
+};
+struct Note { // not a one-block payload
+  std::string text;
+  static constexpr std::uint32_t bin_serializer_message_id = 0x01020304;
+  bool operator==(const Note&) const = default;
+};
+
+} // namespace
+
+template <>
+struct bin_serializer::message_id<Ask> : std::integral_constant<std::uint32_t, 42> {};
+
+namespace {
+
+TEST(MessageTypeId, DeclaredByMemberOrTrait) {
+  static_assert(bs::message_id_v<Bid> == 1);
+  static_assert(bs::message_id_v<const Bid> == 1);
+  static_assert(bs::message_id_v<Ask> == 42);
+  static_assert(bs::message_id_v<Quote> == 0);
+  static_assert(bs::message_id_v<Person> == 0);
+  static_assert(bs::message_id_v<std::uint32_t> == 0);
+  static_assert(bs::message_id_v<Note> == 0x01020304);
+  // Same shape, one fingerprint: only the id tells them apart.
+  static_assert(bs::schema_hash_v<Bid, portable> == bs::schema_hash_v<Ask, portable>);
+  static_assert(bs::schema_hash_v<Bid, portable> == bs::schema_hash_v<Quote, portable>);
+  static_assert(bs::message_header_size_v<Bid> == 32);
+  static_assert(bs::message_header_size_v<Quote> == 24);
+  static_assert(bs::message_header_for<Ask, portable>().type_id == 42);
+  static_assert(bs::message_header_for<Ask, portable>().flags == bs::message_flag_type_id);
+  static_assert(bs::message_header_for<Ask, portable>().size() == 32);
+  static_assert(bs::message_header_for<Quote, portable>().flags == 0);
+  static_assert(bs::message_header_for<Quote, portable>().size() == 24);
+}
+
+template <class T, bs::options Opts = portable>
+std::vector<std::byte> framed(const T& v) {
+  bs::Buffer buf;
+  EXPECT_TRUE(bs::serialize_message<Opts>(buf, v));
+  return {buf.bytes().begin(), buf.bytes().end()};
+}
+
+TEST(MessageTypeId, GoldenBytes) {
+  const std::string hash = le64(bs::schema_hash_v<Ask, portable>);
+  // Ask{ts = 7, px = 1.5}: flags 0x0002, type_id 42, 4 zero bytes, payload.
+  EXPECT_EQ(hex(framed(Ask{7, 1.5})), "42534d46" "01" "01" "0200" + hash + "1000000000000000" +
+                                          "2a000000" "00000000" +
+                                          "0700000000000000" "000000000000f83f");
+  // A type without an id keeps the 24-byte header, byte for byte.
+  EXPECT_EQ(hex(framed(Quote{7, 1.5})), "42534d46" "01" "01" "0000" + hash + "1000000000000000" +
+                                            "0700000000000000" "000000000000f83f");
+  // The general (not one-block) path writes the same layout.
+  EXPECT_EQ(hex(framed(Note{"hi"})).substr(0, 64),
+            "42534d46" "01" "01" "0200" + le64(bs::schema_hash_v<Note, portable>) +
+                "0a00000000000000" "04030201" "00000000");
+  // Native: the id is little-endian too, whatever the host.
+  const std::string flags = bs::detail::little_endian_host ? "0200" : "0300";
+  EXPECT_EQ(hex(framed<Bid, native>(Bid{1, 2})).substr(0, 64),
+            "42534d46" "01" "00" + flags + le64(bs::schema_hash_v<Bid>) + le64(sizeof(Bid)) +
+                "01000000" "00000000");
+}
+
+template <class T, bs::options Opts = portable>
+void round_trip_id(const T& v) {
+  const auto bytes = framed<T, Opts>(v);
+  EXPECT_EQ(bytes.size(), bs::message_header_size_v<T> + bs::serialized_size<Opts>(v));
+  bs::BufferView in(bytes);
+  T back{};
+  ASSERT_TRUE(bs::deserialize_message<Opts>(in, back));
+  EXPECT_EQ(back, v);
+  EXPECT_EQ(in.read_position(), bytes.size());
+  // A write()-only sink and a read()-only source agree with the direct path.
+  WriteOnly out;
+  ASSERT_TRUE(bs::serialize_message<Opts>(out, v));
+  EXPECT_EQ(out.bytes, bytes);
+  ReadOnly src{bytes};
+  T back2{};
+  ASSERT_TRUE(bs::deserialize_message<Opts>(src, back2));
+  EXPECT_EQ(back2, v);
+  EXPECT_EQ(src.pos, bytes.size());
+}
+
+TEST(MessageTypeId, RoundTrips) {
+  round_trip_id(Bid{1, 2.5});
+  round_trip_id(Ask{3, 4.5});
+  round_trip_id(Note{"a note"});
+  round_trip_id<Bid, native>(Bid{5, 6.5});
+  round_trip_id<Note, native>(Note{"native"});
+  round_trip_id<Ask, bs::untrusted>(Ask{7, 8.5});
+}
+
+TEST(MessageTypeId, SameShapeOtherTypeIsRejected) {
+  static_assert(bs::detail::fixed_message<Ask, portable>);
+  Ask a{9, 9.5};
+  const Ask before = a;
+  // Another id: the type_id field.
+  EXPECT_EQ((expect_rejected<Ask, portable>(framed(Bid{1, 2}), a)),
+            (bs::error{errc::schema_mismatch, 24}));
+  // No id where one is expected, and the reverse: the flags field.
+  EXPECT_EQ((expect_rejected<Ask, portable>(framed(Quote{1, 2}), a)),
+            (bs::error{errc::schema_mismatch, 6}));
+  Quote q{3, 4};
+  EXPECT_EQ((expect_rejected<Quote, portable>(framed(Ask{1, 2}), q)),
+            (bs::error{errc::schema_mismatch, 6}));
+  Note n{"keep"};
+  EXPECT_EQ((expect_rejected<Note, portable>(framed(Bid{1, 2}), n)),
+            (bs::error{errc::schema_mismatch, 24}));
+  EXPECT_EQ(a, before);
+
+  bs::message_header h;
+  const auto bid = framed(Bid{1, 2});
+  bs::BufferView in(bid);
+  ASSERT_TRUE(bs::read_message_header(in, h));
+  EXPECT_EQ(h.type_id, 1U);
+  EXPECT_EQ(h.size(), 32U);
+  EXPECT_EQ(in.read_position(), 32U);
+  EXPECT_TRUE((bs::message_is<Bid, portable>(h)));
+  EXPECT_FALSE((bs::message_is<Ask, portable>(h)));
+  EXPECT_FALSE((bs::message_is<Quote, portable>(h)));
+  EXPECT_FALSE((bs::message_is<Bid, native>(h)));
+  // The payload call reports header offsets from the 32-byte header's start.
+  EXPECT_FALSE((bs::deserialize_message_payload<portable>(in, h, a)));
+  EXPECT_EQ(in.last_error(), (bs::error{errc::schema_mismatch, 24}));
+  EXPECT_EQ(in.read_position(), 32U);
+  Bid b{};
+  ASSERT_TRUE((bs::deserialize_message_payload<portable>(in, h, b)));
+  EXPECT_EQ(b, (Bid{1, 2}));
+}
+
+TEST(MessageTypeId, BadExtensions) {
+  const auto good = framed(Ask{1, 2});
+  Ask a{5, 6};
+  auto bad = good;
+  bad[24] = bad[25] = bad[26] = bad[27] = std::byte{0}; // flag set, id 0
+  EXPECT_EQ((expect_rejected<Ask, portable>(bad, a)), (bs::error{errc::bad_header, 24}));
+  bad = good;
+  bad[30] = std::byte{1}; // reserved bytes must be zero
+  EXPECT_EQ((expect_rejected<Ask, portable>(bad, a)), (bs::error{errc::bad_header, 28}));
+  bad = good;
+  bad[6] = std::byte{4}; // bit 2 is still reserved
+  EXPECT_EQ((expect_rejected<Ask, portable>(bad, a)), (bs::error{errc::bad_header, 6}));
+  bad = good;
+  bad[6] = std::byte{3}; // the byte-order bit means nothing in portable
+  EXPECT_EQ((expect_rejected<Ask, portable>(bad, a)), (bs::error{errc::bad_header, 6}));
+  // Cut anywhere (inside the extension too): truncated, nothing consumed.
+  for (std::size_t n = 1; n < good.size(); ++n) {
+    const std::vector<std::byte> cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n));
+    EXPECT_EQ((expect_rejected<Ask, portable>(cut, a)).code, errc::truncated) << n;
+    bs::BufferView in(cut);
+    bs::message_header h;
+    EXPECT_EQ(bs::read_message_header(in, h), n >= 32) << n;
+    EXPECT_EQ(in.read_position(), n >= 32 ? 32U : 0U);
+    ASSERT_TRUE(in.seek(0));
+    EXPECT_FALSE(bs::skip_message(in)) << n;
+    EXPECT_EQ(in.read_position(), 0U);
+  }
+}
+
+TEST(MessageTypeId, FastPathHeaderIsTheConstant) {
+  const auto& expected = bs::detail::fixed_header<Bid, native>;
+  static_assert(std::tuple_size_v<std::remove_cvref_t<decltype(expected)>> == 32);
+  const auto bytes = framed<Bid, native>(Bid{1, 2});
+  ASSERT_EQ(bytes.size(), 32 + sizeof(Bid));
+  EXPECT_EQ(std::memcmp(bytes.data(), expected.data(), 32), 0);
+}
+
+TEST(MessageTypeId, MixedStream) {
+  bs::Buffer stream;
+  ASSERT_TRUE(bs::serialize_message<portable>(stream, Bid{1, 10}));
+  ASSERT_TRUE(bs::serialize_message<portable>(stream, Ask{2, 11}));
+  ASSERT_TRUE(bs::serialize_message<portable>(stream, Note{"n"}));
+  ASSERT_TRUE(bs::serialize_message<portable>(stream, Quote{3, 12}));
+  ASSERT_TRUE(bs::serialize_message<portable>(stream, Ask{4, 13}));
+  std::string order;
+  bs::message_header h;
+  while (bs::read_message_header(stream, h)) {
+    if (bs::message_is<Bid, portable>(h)) {
+      Bid b{};
+      ASSERT_TRUE(bs::deserialize_message_payload<portable>(stream, h, b));
+      order += "B" + std::to_string(b.ts);
+    } else if (bs::message_is<Ask, portable>(h)) {
+      Ask a{};
+      ASSERT_TRUE(bs::deserialize_message_payload<portable>(stream, h, a));
+      order += "A" + std::to_string(a.ts);
+    } else if (bs::message_is<Quote, portable>(h)) {
+      Quote q{};
+      ASSERT_TRUE(bs::deserialize_message_payload<portable>(stream, h, q));
+      order += "Q" + std::to_string(q.ts);
+    } else {
+      ASSERT_TRUE(bs::skip_message_payload(stream, h));
+      order += "?";
+    }
+  }
+  EXPECT_EQ(order, "B1A2?Q3A4");
+  EXPECT_EQ(stream.read_position(), stream.size());
+  ASSERT_TRUE(stream.seek(0));
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(bs::skip_message(stream)) << i;
+  EXPECT_EQ(stream.read_position(), stream.size());
 }
 
 } // namespace

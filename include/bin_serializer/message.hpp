@@ -1,29 +1,42 @@
-// Framed messages: a 24-byte header, then exactly what serialize<Opts> writes.
+// Framed messages: a 24-byte header (32 with a message type id), then exactly
+// what serialize<Opts> writes.
 //
 //   serialize_message<portable>(out, person);
 //   ...
 //   Person p;
 //   if (!deserialize_message<portable>(in, p))
-//     in.last_error();   // errc::schema_mismatch if the writer's Person differs
+//     in.last_error();   // errc::schema_mismatch if the writer's Person differs,
+//                        // errc::end_of_stream if the input ended cleanly before it
 //
 // The header (docs/wire-format.md section 10, little-endian in both formats):
 //   u32 magic "BSMF" | u8 spec_version | u8 format | u16 flags |
 //   u64 schema_hash (schema_hash_v<T, Opts>) | u64 payload_length
-// so a reader refuses data written with another schema or format instead of
-// decoding garbage, and a stream reader can frame messages and skip the ones
-// it does not understand:
+//   [ u32 type_id | u32 0 ]   only when flags bit 1 is set (message_id_v<T> != 0)
+// so a reader refuses data written with another schema, format or message
+// type instead of decoding garbage, and a stream reader can frame messages and
+// skip the ones it does not understand:
 //
 //   message_header h;
 //   while (read_message_header(in, h)) {
 //     if (message_is<Person, portable>(h)) deserialize_message_payload<portable>(in, h, person);
 //     else skip_message_payload(in, h);
 //   }
+//
+// Two types of the same shape (struct Bid { u64 ts; double px; } and an Ask
+// alike) have one schema_hash; give each a message type id to tell them apart:
+//
+//   struct Ask { std::uint64_t ts; double px;
+//                static constexpr std::uint32_t bin_serializer_message_id = 42; };
+//   // or, without touching the type:
+//   template <> struct bin_serializer::message_id<Ask>
+//       : std::integral_constant<std::uint32_t, 42> {};
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "buffer_concept.hpp"
 #include "deserializer.hpp"
@@ -40,9 +53,59 @@ namespace bin_serializer {
 
 inline constexpr std::uint32_t message_magic = 0x464D5342; // bytes "BSMF"
 inline constexpr std::uint8_t message_spec_version = 1;
+// The header of a message whose type declares no message type id.
 inline constexpr std::size_t message_header_size = 24;
+// The header of a message whose type declares one: the 24 bytes, then
+// u32 type_id and 4 zero bytes (so the payload stays 8-byte aligned).
+inline constexpr std::size_t message_header_size_with_id = 32;
 // flags bit 0: the (native-format) writer was a big-endian host.
 inline constexpr std::uint16_t message_flag_big_endian = 1;
+// flags bit 1: a u32 type_id (non-zero) and 4 zero bytes follow the 24 bytes.
+inline constexpr std::uint16_t message_flag_type_id = 2;
+
+// A type's message type id: 0 (none) unless the type declares
+//   static constexpr std::uint32_t bin_serializer_message_id = <non-zero>;
+// or the trait is specialised:
+//   template <> struct bin_serializer::message_id<T> : std::integral_constant<std::uint32_t, 42> {};
+// Ids are the application's to assign; the library only carries and compares them.
+template <class T>
+struct message_id;
+
+namespace detail {
+template <class T>
+consteval std::uint32_t declared_message_id() {
+  if constexpr (requires { T::bin_serializer_message_id; }) {
+    using M = std::remove_cvref_t<decltype(T::bin_serializer_message_id)>;
+    static_assert(std::is_integral_v<M> && !std::is_same_v<M, bool>,
+                  "bin_serializer_message_id must be a static constexpr std::uint32_t");
+    static_assert(T::bin_serializer_message_id >= 0 &&
+                      static_cast<std::uint64_t>(T::bin_serializer_message_id) <= 0xFFFFFFFFU,
+                  "bin_serializer_message_id must fit a std::uint32_t");
+    return static_cast<std::uint32_t>(T::bin_serializer_message_id);
+  } else {
+    return 0;
+  }
+}
+} // namespace detail
+
+template <class T>
+struct message_id : std::integral_constant<std::uint32_t, detail::declared_message_id<T>()> {};
+
+template <class T>
+inline constexpr std::uint32_t message_id_v = message_id<std::remove_cv_t<T>>::value;
+
+// Header bytes of a T message: 24, or 32 when T declares a message type id.
+template <class T>
+inline constexpr std::size_t message_header_size_v =
+    message_id_v<T> != 0 ? message_header_size_with_id : message_header_size;
+
+// Largest framed message of a T (header + max_serialized_size_v), so that
+//   FixedBuffer<max_message_size_v<Tick>> out;  serialize_message(out, tick);
+// always fits. Only defined for BoundedSize types, like max_serialized_size_v.
+template <class T, options Opts = native>
+  requires BoundedSize<T, Opts>
+inline constexpr std::size_t max_message_size_v =
+    message_header_size_v<std::remove_cvref_t<T>> + max_serialized_size_v<T, Opts>;
 
 struct message_header {
   std::uint8_t spec_version = message_spec_version;
@@ -50,6 +113,12 @@ struct message_header {
   std::uint16_t flags = 0;
   std::uint64_t schema_hash = 0;
   std::uint64_t payload_length = 0;
+  // The writer type's message_id_v (0: none; then flags bit 1 is clear).
+  std::uint32_t type_id = 0;
+  // Bytes this header occupies on the wire (24 or 32).
+  [[nodiscard]] constexpr std::size_t size() const noexcept {
+    return (flags & message_flag_type_id) != 0 ? message_header_size_with_id : message_header_size;
+  }
   friend constexpr bool operator==(const message_header&, const message_header&) = default;
 };
 
@@ -58,20 +127,23 @@ template <class T, options Opts = native>
 constexpr message_header message_header_for(std::uint64_t payload_length = 0) noexcept {
   message_header h;
   h.format = Opts.format;
-  h.flags = Opts.format == wire_format::native && !detail::little_endian_host
-                ? message_flag_big_endian
-                : std::uint16_t{0};
+  const bool big = Opts.format == wire_format::native && !detail::little_endian_host;
+  h.flags = static_cast<std::uint16_t>((big ? message_flag_big_endian : 0) |
+                                       (message_id_v<T> != 0 ? message_flag_type_id : 0));
   h.schema_hash = schema_hash_v<T, Opts>;
   h.payload_length = payload_length;
+  h.type_id = message_id_v<T>;
   return h;
 }
 
 // Whether deserialize_message<Opts> into a T accepts a message with this
-// header: same format, same byte order (native), same fingerprint.
+// header: same format, same byte order (native), same message type id (both
+// none, or equal), same fingerprint.
 template <class T, options Opts = native>
 constexpr bool message_is(const message_header& h) noexcept {
   const message_header mine = message_header_for<T, Opts>();
-  return h.format == mine.format && h.flags == mine.flags && h.schema_hash == mine.schema_hash;
+  return h.format == mine.format && h.flags == mine.flags && h.type_id == mine.type_id &&
+         h.schema_hash == mine.schema_hash;
 }
 
 namespace detail {
@@ -80,6 +152,8 @@ inline constexpr std::size_t header_offset_format = 5;
 inline constexpr std::size_t header_offset_flags = 6;
 inline constexpr std::size_t header_offset_hash = 8;
 inline constexpr std::size_t header_offset_length = 16;
+inline constexpr std::size_t header_offset_type_id = 24;
+inline constexpr std::size_t header_offset_reserved = 28;
 
 template <class U>
 constexpr void put_le(unsigned char* p, U v) noexcept {
@@ -92,7 +166,8 @@ BIN_SERIALIZER_INLINE U get_le(const unsigned char* p) noexcept {
   return from_little<U>(bits);
 }
 
-constexpr void encode_header(unsigned char (&out)[message_header_size],
+// Writes h.size() bytes (24 or 32) into out.
+constexpr void encode_header(unsigned char (&out)[message_header_size_with_id],
                              const message_header& h) noexcept {
   put_le(out, message_magic);
   out[4] = h.spec_version;
@@ -100,6 +175,8 @@ constexpr void encode_header(unsigned char (&out)[message_header_size],
   put_le(out + header_offset_flags, h.flags);
   put_le(out + header_offset_hash, h.schema_hash);
   put_le(out + header_offset_length, h.payload_length);
+  put_le(out + header_offset_type_id, h.type_id);
+  put_le(out + header_offset_reserved, std::uint32_t{0});
 }
 
 // Reads and validates the header's own fields (not the schema): bad_header
@@ -119,13 +196,25 @@ BIN_SERIALIZER_INLINE bool read_header(R& r, message_header& h) {
     return r.fail(errc::bad_header, at + header_offset_format);
   const auto flags = get_le<std::uint16_t>(raw + header_offset_flags);
   const bool portable = raw[header_offset_format] == 1;
-  if ((flags & ~message_flag_big_endian) != 0 || (portable && flags != 0)) [[unlikely]]
+  if ((flags & ~(message_flag_big_endian | message_flag_type_id)) != 0 ||
+      (portable && (flags & message_flag_big_endian) != 0)) [[unlikely]]
     return r.fail(errc::bad_header, at + header_offset_flags);
+  std::uint32_t type_id = 0;
+  if ((flags & message_flag_type_id) != 0) {
+    unsigned char ext[message_header_size_with_id - message_header_size];
+    if (!r.read_bytes(ext, sizeof ext)) return false;
+    type_id = get_le<std::uint32_t>(ext);
+    if (type_id == 0) [[unlikely]] // "no id" is spelled by a clear flag, never by 0
+      return r.fail(errc::bad_header, at + header_offset_type_id);
+    if (get_le<std::uint32_t>(ext + 4) != 0) [[unlikely]]
+      return r.fail(errc::bad_header, at + header_offset_reserved);
+  }
   h.spec_version = raw[4];
   h.format = portable ? wire_format::portable : wire_format::native;
   h.flags = flags;
   h.schema_hash = get_le<std::uint64_t>(raw + header_offset_hash);
   h.payload_length = get_le<std::uint64_t>(raw + header_offset_length);
+  h.type_id = type_id;
   return true;
 }
 
@@ -146,7 +235,10 @@ BIN_SERIALIZER_INLINE bool check_schema(auto& r, const message_header& h, std::s
   const message_header mine = message_header_for<T, Opts>();
   if (h.format != mine.format)
     return r.fail(errc::schema_mismatch, header_at + header_offset_format);
+  // Byte order, or one side has a message type id and the other none.
   if (h.flags != mine.flags) return r.fail(errc::schema_mismatch, header_at + header_offset_flags);
+  if (h.type_id != mine.type_id)
+    return r.fail(errc::schema_mismatch, header_at + header_offset_type_id);
   if (h.schema_hash != mine.schema_hash)
     return r.fail(errc::schema_mismatch, header_at + header_offset_hash);
   return true;
@@ -172,13 +264,13 @@ bool skip_payload(R& r, const message_header& h, std::size_t header_at) {
 
 namespace detail {
 
-// The 24 header bytes of a T message with this payload length, at compile time.
+// The header bytes (24 or 32) of a T message with this payload length, at compile time.
 template <class T, options Opts>
-consteval std::array<unsigned char, message_header_size> header_bytes(std::uint64_t length) {
-  std::array<unsigned char, message_header_size> h{};
-  unsigned char raw[message_header_size];
+consteval std::array<unsigned char, message_header_size_v<T>> header_bytes(std::uint64_t length) {
+  std::array<unsigned char, message_header_size_v<T>> h{};
+  unsigned char raw[message_header_size_with_id]{};
   encode_header(raw, message_header_for<T, Opts>(length));
-  for (std::size_t i = 0; i < message_header_size; ++i) h[i] = raw[i];
+  for (std::size_t i = 0; i < h.size(); ++i) h[i] = raw[i];
   return h;
 }
 
@@ -190,15 +282,15 @@ consteval std::array<unsigned char, message_header_size> header_bytes(std::uint6
 template <class T, options Opts>
 inline constexpr bool fixed_message = inline_top_level<Opts, T>;
 template <class T, options Opts>
-inline constexpr std::array<unsigned char, message_header_size> fixed_header =
+inline constexpr std::array<unsigned char, message_header_size_v<T>> fixed_header =
     header_bytes<T, Opts>(max_serialized_size_v<T, Opts>);
 
 template <options Opts, class B, class T>
 BIN_SERIALIZER_INLINE bool serialize_message_impl(B& buffer, const T& value) {
   if constexpr (ContiguousWritableBuffer<B> && fixed_message<T, Opts>) {
-    constexpr std::size_t total = message_header_size + max_serialized_size_v<T, Opts>;
+    constexpr std::size_t total = max_message_size_v<T, Opts>;
     writer_for<Opts, B> w(buffer);
-    if (w.reserve(total) && w.write_bytes(fixed_header<T, Opts>.data(), message_header_size) &&
+    if (w.reserve(total) && w.write_bytes(fixed_header<T, Opts>.data(), message_header_size_v<T>) &&
         write_value(w, value)) [[likely]] {
       w.commit();
       return true;
@@ -211,10 +303,10 @@ BIN_SERIALIZER_INLINE bool serialize_message_impl(B& buffer, const T& value) {
     static constexpr auto fixed = header_bytes<T, Opts>(0);
     const std::size_t start = buffer.size();
     writer_for<Opts, B> w(buffer);
-    if (w.write_bytes(fixed.data(), message_header_size) &&
+    if (w.write_bytes(fixed.data(), fixed.size()) &&
         reserve_upfront<Opts, decltype(w), B>(w, value) && write_value(w, value)) [[likely]] {
       w.commit();
-      const std::uint64_t length = buffer.size() - start - message_header_size;
+      const std::uint64_t length = buffer.size() - start - fixed.size();
       put_le(reinterpret_cast<unsigned char*>(buffer.data()) + start + header_offset_length,
              length);
       return true;
@@ -223,9 +315,9 @@ BIN_SERIALIZER_INLINE bool serialize_message_impl(B& buffer, const T& value) {
     return false;
   } else {
     // Bytes handed to write() cannot be patched: measure first.
-    unsigned char header[message_header_size];
+    unsigned char header[message_header_size_with_id];
     encode_header(header, message_header_for<T, Opts>(serialized_size<Opts>(value)));
-    return buffer.write(header, sizeof header) && serialize<Opts>(buffer, value);
+    return buffer.write(header, message_header_size_v<T>) && serialize<Opts>(buffer, value);
   }
 }
 
@@ -246,16 +338,17 @@ bool deserialize_message_checked(B& buffer, T& value) {
 template <options Opts, class B, class T>
 BIN_SERIALIZER_INLINE bool deserialize_message_impl(B& buffer, T& value) {
   if constexpr (ContiguousReadableBuffer<B> && fixed_message<T, Opts>) {
-    constexpr std::size_t total = message_header_size + max_serialized_size_v<T, Opts>;
+    constexpr std::size_t total = max_message_size_v<T, Opts>;
+    constexpr std::size_t header_size = message_header_size_v<T>;
     // The expected header, compared whole; any difference (another schema, a
     // bad header, a short input) takes the checked path, which says which.
     // (A max_total_bytes below one message is left to that path too.)
     const std::size_t pos = buffer.read_position();
     if (total <= Opts.max_total_bytes && buffer.size() - pos >= total &&
-        std::memcmp(buffer.data() + pos, fixed_header<T, Opts>.data(), message_header_size) == 0)
+        std::memcmp(buffer.data() + pos, fixed_header<T, Opts>.data(), header_size) == 0)
         [[likely]] {
       reader_for<Opts, B> r(buffer);
-      (void)r.take(message_header_size);
+      (void)r.take(header_size);
       if (read_value(r, value)) [[likely]] {
         r.commit();
         return true;
@@ -315,12 +408,12 @@ bool read_message_header(B& buffer, message_header& header) {
 
 // After read_message_header: decodes the payload that header announced.
 // Same checks as deserialize_message; offsets of header fields are given
-// relative to the header's presumed start (24 bytes before the payload).
+// relative to the header's presumed start (header.size() bytes before the payload).
 template <options Opts = native, ReadableBuffer B, class T>
 bool deserialize_message_payload(B& buffer, const message_header& header, T& value) {
   detail::reader_for<Opts, B> r(buffer);
   const std::size_t payload_at = r.position();
-  const std::size_t at = payload_at >= message_header_size ? payload_at - message_header_size : 0;
+  const std::size_t at = payload_at >= header.size() ? payload_at - header.size() : 0;
   if (detail::check_schema<T, Opts>(r, header, at) && detail::check_payload_fits(r, header, at) &&
       detail::read_payload(r, header, value)) [[likely]] {
     r.commit();
@@ -336,7 +429,7 @@ template <ReadableBuffer B>
 bool skip_message_payload(B& buffer, const message_header& header) {
   detail::reader_for<native, B> r(buffer);
   const std::size_t payload_at = r.position();
-  const std::size_t at = payload_at >= message_header_size ? payload_at - message_header_size : 0;
+  const std::size_t at = payload_at >= header.size() ? payload_at - header.size() : 0;
   if (detail::skip_payload(r, header, at)) {
     r.commit();
     return true;
