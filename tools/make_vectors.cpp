@@ -167,8 +167,8 @@ void framed_cases(Run& run, std::string_view format) {
     std::snprintf(hash, sizeof hash, "%016llx",
                   static_cast<unsigned long long>(bs::schema_hash_v<Q, Opts>));
     document("message_quote_id", "message",
-             ",\n  \"schema_hash\": \"" + std::string(hash) + "\",\n  \"type_id\": " +
-                 std::to_string(bs::message_id_v<Q>),
+             ",\n  \"schema_hash\": \"" + std::string(hash) +
+                 "\",\n  \"type_id\": " + std::to_string(bs::message_id_v<Q>),
              quote);
   }
   value_case("evolvable_v1", workloads::make_profile_v1());
