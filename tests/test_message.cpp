@@ -799,3 +799,48 @@ TEST(MessageVectors, QuoteWithTypeIdNativeOnLittleEndianLp64) {
 }
 
 } // namespace
+
+// ---- max_message_size_v: header + max_serialized_size_v, for FixedBuffer
+
+#include <array>
+#include <optional>
+
+namespace {
+
+TEST(MessageMaxSize, ExactValues) {
+  static_assert(sizeof(Tick) == 32);
+  static_assert(bs::max_message_size_v<Tick> == 56);           // 24 + the 32-byte block
+  static_assert(bs::max_message_size_v<Tick, portable> == 49); // 24 + 25 packed bytes
+  static_assert(bs::max_message_size_v<const Tick&> == 56);
+  static_assert(bs::max_message_size_v<Bid, portable> == 48); // 32 (with type id) + 16
+  static_assert(bs::max_message_size_v<std::optional<std::uint32_t>, portable> == 29);
+  static_assert(bs::max_message_size_v<std::array<std::uint16_t, 3>, portable> == 30);
+}
+
+template <class T, bs::options Opts = native>
+void fits_exactly(const T& largest) {
+  bs::FixedBuffer<bs::max_message_size_v<T, Opts>> out;
+  ASSERT_TRUE(bs::serialize_message<Opts>(out, largest));
+  EXPECT_EQ(out.size(), out.capacity());
+  T back{};
+  ASSERT_TRUE(bs::deserialize_message<Opts>(out, back));
+  EXPECT_EQ(back, largest);
+  if constexpr (bs::detail::fixed_message<T, Opts>) {
+    // (Only for one-block payloads: for the others GCC 12 warns, falsely, about
+    // the unreachable payload write into a buffer that has no room for it.)
+    bs::FixedBuffer<bs::max_message_size_v<T, Opts> - 1> small;
+    EXPECT_FALSE(bs::serialize_message<Opts>(small, largest));
+    EXPECT_EQ(small.last_error().code, errc::buffer_full);
+    EXPECT_EQ(small.size(), 0U);
+  }
+}
+
+TEST(MessageMaxSize, FixedBufferOfThatSizeHoldsTheLargestMessage) {
+  fits_exactly(workloads::make_tick(3));
+  fits_exactly<Tick, portable>(workloads::make_tick(3));
+  fits_exactly<Bid, portable>(Bid{1, 2});
+  fits_exactly<Ask>(Ask{1, 2});
+  fits_exactly<std::optional<std::uint32_t>, portable>(std::optional<std::uint32_t>{7});
+}
+
+} // namespace

@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "buffer_concept.hpp"
 #include "deserializer.hpp"
@@ -79,8 +80,7 @@ consteval std::uint32_t declared_message_id() {
     using M = std::remove_cvref_t<decltype(T::bin_serializer_message_id)>;
     static_assert(std::is_integral_v<M> && !std::is_same_v<M, bool>,
                   "bin_serializer_message_id must be a static constexpr std::uint32_t");
-    static_assert(T::bin_serializer_message_id >= 0 &&
-                      static_cast<std::uint64_t>(T::bin_serializer_message_id) <= 0xFFFFFFFFU,
+    static_assert(std::in_range<std::uint32_t>(T::bin_serializer_message_id),
                   "bin_serializer_message_id must fit a std::uint32_t");
     return static_cast<std::uint32_t>(T::bin_serializer_message_id);
   } else {
