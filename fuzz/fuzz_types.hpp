@@ -352,4 +352,16 @@ inline workloads::LargeMessage small_large_message() {
   return m;
 }
 
+// Framed messages with a message type id (flags bit 1, 32-byte header): a
+// one-block payload (constant-header fast path) and a variable one.
+struct IdQuote {
+  std::uint64_t ts;
+  double px;
+  static constexpr std::uint32_t bin_serializer_message_id = 7;
+};
+struct IdNote {
+  std::string text;
+  static constexpr std::uint32_t bin_serializer_message_id = 0x01020304;
+};
+
 } // namespace fuzz_types

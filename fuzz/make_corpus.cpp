@@ -368,6 +368,15 @@ void message_corpus() {
   put(t, "valid_stream_portable",
       cat({person, frame<bs::portable>(std::vector<std::string>{"x", "yz"}),
            frame<bs::portable>(workloads::make_tick(1)), person}));
+  // Messages with a type id (32-byte headers), alone and mixed with others.
+  const bytes quote = frame<bs::portable>(fuzz_types::IdQuote{9, 1.5});
+  put(t, "valid_id_quote_portable", quote);
+  put(t, "valid_id_note_native", frame<bs::native>(fuzz_types::IdNote{"note"}));
+  put(t, "valid_id_stream_portable",
+      cat({quote, person, frame<bs::portable>(fuzz_types::IdNote{"n"}), quote}));
+  put(t, "hostile_id_zero", with(with(with(quote, 24, 0), 25, 0), 26, 0));
+  put(t, "hostile_id_reserved", with(quote, 29, 1));
+  put(t, "hostile_id_flag_cleared", with(quote, 6, 0));
   put(t, "hostile_bad_magic", with(person, 0, 'X'));
   put(t, "hostile_bad_version", with(person, 4, 9));
   put(t, "hostile_length_2p56", with(person, 23, 1));

@@ -142,6 +142,15 @@ struct Outer {
   bool operator==(const Outer&) const = default;
 };
 
+// A framed message whose type declares a message type id (the framed/ vectors
+// only): its header is 32 bytes, flags bit 1 set, type_id 42.
+struct Quote {
+  std::uint64_t ts;
+  double px;
+  static constexpr std::uint32_t bin_serializer_message_id = 42;
+  bool operator==(const Quote&) const = default;
+};
+
 // ---------------------------------------------------------------------------
 // Names for the JSON descriptors: struct name, field names in wire order and
 // the members themselves (std::tie), written out independently of the
@@ -182,6 +191,7 @@ VECTOR_CASES_STRUCT(Inner, "Inner", label, values);
 VECTOR_CASES_STRUCT(Outer, "Outer", id, inner, maybe, items, points, choice, raw, tags, triple,
                     mask, timeout);
 VECTOR_CASES_STRUCT(workloads::Person, "Person", name, id, email, scores);
+VECTOR_CASES_STRUCT(Quote, "Quote", ts, px);
 // Evolvable structs (workloads/evolving.hpp): the framed/ vectors only.
 VECTOR_CASES_STRUCT(workloads::Limits, "Limits", max_users, max_rooms);
 VECTOR_CASES_STRUCT(workloads::ProfileV1, "Profile", name, id);

@@ -116,10 +116,11 @@ struct Run {
   }
 };
 
-// spec/vectors/framed/<format>/: framed messages (a Person) and the three
-// versions of an evolvable struct (docs/wire-format.md sections 10-11). Their
-// JSON adds "kind" ("message" or "value") and, for messages, "schema_hash"
-// (16 hex digits); a message's "schema" and "value" describe its payload.
+// spec/vectors/framed/<format>/: framed messages (a Person; a Quote, whose type
+// declares a message type id) and the three versions of an evolvable struct
+// (docs/wire-format.md sections 10-11). Their JSON adds "kind" ("message" or
+// "value") and, for messages, "schema_hash" (16 hex digits) and, for a type
+// with an id, "type_id"; a message's "schema" and "value" describe its payload.
 template <bs::options Opts>
 void framed_cases(Run& run, std::string_view format) {
   const std::string dir = "framed/" + std::string(format);
@@ -154,6 +155,21 @@ void framed_cases(Run& run, std::string_view format) {
                   static_cast<unsigned long long>(bs::schema_hash_v<P, Opts>));
     document("message_person", "message", ",\n  \"schema_hash\": \"" + std::string(hash) + "\"",
              person);
+  }
+  {
+    // A message with a type id: 32-byte header; the JSON adds "type_id".
+    const vector_cases::Quote quote{1700000000123456789ULL, 101.25};
+    using Q = vector_cases::Quote;
+    bs::Buffer buf;
+    if (!bs::serialize_message<Opts>(buf, quote)) ++run.problems;
+    emit_bytes("message_quote_id", buf);
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx",
+                  static_cast<unsigned long long>(bs::schema_hash_v<Q, Opts>));
+    document("message_quote_id", "message",
+             ",\n  \"schema_hash\": \"" + std::string(hash) +
+                 "\",\n  \"type_id\": " + std::to_string(bs::message_id_v<Q>),
+             quote);
   }
   value_case("evolvable_v1", workloads::make_profile_v1());
   value_case("evolvable_v2", workloads::make_profile_v2());

@@ -21,6 +21,8 @@ enum class errc : std::uint8_t {
   schema_mismatch, // a framed message or evolvable struct was written with another schema
   bad_header,      // a framed message's header is not one (magic, version, reserved bits)
   io_error,        // the stream, file descriptor or mapped file beneath the buffer failed
+  end_of_stream,   // a framed-message read found no byte at all: the input ended cleanly
+                   // between messages (a message cut short is truncated)
 };
 
 [[nodiscard]] constexpr std::string_view to_string(errc code) noexcept {
@@ -34,6 +36,7 @@ enum class errc : std::uint8_t {
   case errc::schema_mismatch: return "schema mismatch";
   case errc::bad_header: return "not a valid message header";
   case errc::io_error: return "the underlying stream, file or descriptor reported an error";
+  case errc::end_of_stream: return "end of input at a message boundary";
   }
   return "unknown error";
 }

@@ -33,10 +33,12 @@
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "buffer_concept.hpp"
 #include "deserializer.hpp"
@@ -78,8 +80,7 @@ consteval std::uint32_t declared_message_id() {
     using M = std::remove_cvref_t<decltype(T::bin_serializer_message_id)>;
     static_assert(std::is_integral_v<M> && !std::is_same_v<M, bool>,
                   "bin_serializer_message_id must be a static constexpr std::uint32_t");
-    static_assert(T::bin_serializer_message_id >= 0 &&
-                      static_cast<std::uint64_t>(T::bin_serializer_message_id) <= 0xFFFFFFFFU,
+    static_assert(std::in_range<std::uint32_t>(T::bin_serializer_message_id),
                   "bin_serializer_message_id must fit a std::uint32_t");
     return static_cast<std::uint32_t>(T::bin_serializer_message_id);
   } else {
@@ -321,6 +322,33 @@ BIN_SERIALIZER_INLINE bool serialize_message_impl(B& buffer, const T& value) {
   }
 }
 
+// Whether no byte at all is left to read (for a source that can tell; a
+// block reader may wait for input to find out).
+template <class B>
+bool input_exhausted(B& buffer) {
+  if constexpr (ContiguousReadableBuffer<B>)
+    return buffer.read_position() == buffer.size();
+  else if constexpr (requires { buffer.at_end(); })
+    return buffer.at_end();
+  else if constexpr (requires(const B& b) { b.remaining(); })
+    return buffer.remaining() == 0;
+  else
+    return false;
+}
+
+// Called after a failed read that began at a message boundary: a failure to
+// read the header's first byte, with no byte left in the input, is the clean
+// end of the stream, not a torn message. Only the failure path pays for it.
+template <class B>
+BIN_SERIALIZER_NOINLINE void report_end_of_stream(B& buffer, std::size_t at) {
+  if constexpr (requires(const B& b) {
+                  { b.last_error() } -> std::convertible_to<error>;
+                }) {
+    if (buffer.last_error() == error{errc::truncated, at} && input_exhausted(buffer))
+      record_error(buffer, {errc::end_of_stream, at});
+  }
+}
+
 template <options Opts, class B, class T>
 bool deserialize_message_checked(B& buffer, T& value) {
   reader_for<Opts, B> r(buffer);
@@ -332,6 +360,7 @@ bool deserialize_message_checked(B& buffer, T& value) {
     return true;
   }
   r.rollback();
+  report_end_of_stream(buffer, at);
   return false;
 }
 
@@ -377,9 +406,10 @@ bool serialize_message(B& buffer, const T& value) {
 
 // Reads one framed message into value. Fails with schema_mismatch (value and
 // read position untouched) unless the header matches message_header_for<T, Opts>;
-// with bad_header if it is not a header; truncated / limit_exceeded if the
-// payload does not fit; invalid_value if the payload is not exactly
-// payload_length bytes.
+// with bad_header if it is not a header; end_of_stream if the input holds no
+// byte at all (the clean end of a stream of messages); truncated if it ends
+// inside the message; truncated / limit_exceeded if the payload does not fit;
+// invalid_value if the payload is not exactly payload_length bytes.
 template <options Opts = native, ReadableBuffer B, class T>
   requires detail::fixed_message<T, Opts>
 BIN_SERIALIZER_INLINE bool deserialize_message(B& buffer, T& value) {
@@ -392,10 +422,12 @@ bool deserialize_message(B& buffer, T& value) {
 }
 
 // Reads (consumes) one header and checks its own fields, not the schema.
-// On failure the read position stays (buffers with direct access or seek()).
+// On failure the read position stays (buffers with direct access or seek());
+// end_of_stream when no byte is left, truncated when the header is cut short.
 template <ReadableBuffer B>
 bool read_message_header(B& buffer, message_header& header) {
   detail::reader_for<native, B> r(buffer);
+  const std::size_t at = r.position();
   message_header h;
   if (detail::read_header(r, h)) {
     r.commit();
@@ -403,6 +435,7 @@ bool read_message_header(B& buffer, message_header& header) {
     return true;
   }
   r.rollback();
+  detail::report_end_of_stream(buffer, at);
   return false;
 }
 
@@ -438,7 +471,8 @@ bool skip_message_payload(B& buffer, const message_header& header) {
   return false;
 }
 
-// Skips one whole message (header and payload) whatever its type.
+// Skips one whole message (header and payload) whatever its type
+// (end_of_stream when no byte is left).
 template <ReadableBuffer B>
 bool skip_message(B& buffer) {
   detail::reader_for<native, B> r(buffer);
@@ -449,6 +483,7 @@ bool skip_message(B& buffer) {
     return true;
   }
   r.rollback();
+  detail::report_end_of_stream(buffer, at);
   return false;
 }
 

@@ -183,8 +183,16 @@ def iter_decode(cls: Any, source: Any, format: str = "portable", *, arrays: bool
     message raises DecodeError (truncated). Error offsets count from the start
     of the stream. `max_message_size` bounds the bytes buffered for one message
     (a hostile length prefix then fails instead of buffering the whole stream).
+
+    A type that always encodes to zero bytes (``Monostate``, ``Array[T, 0]``,
+    an empty tuple or dataclass) cannot be split out of a stream, since any
+    input holds any number of them: iter_decode refuses it with SchemaError
+    (use decode / decode_from).
     """
     codec = _lookup(cls, format, arrays)
+    if codec.min_size == 0:
+        raise SchemaError(f"iter_decode: {codec.name} encodes to zero bytes, so a stream cannot be split "
+                          f"into its messages (any input holds any number of them); use decode/decode_from")
     if hasattr(source, "read"):
         return _iter_file(codec, source, chunk_size, max_message_size, batch)
     buf = source if type(source) is bytes else _as_buffer(source)

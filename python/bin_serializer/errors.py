@@ -22,6 +22,7 @@ class ErrorKind:
     SCHEMA_MISMATCH = "schema_mismatch"  # framed message / evolvable struct from another schema
     BAD_HEADER = "bad_header"  # a framed message header with a wrong magic, version or reserved bits
     INVALID_VALUE = "invalid_value"  # e.g. an evolvable struct's fields disagree with its body length
+    END_OF_STREAM = "end_of_stream"  # a framed-message read found no byte left (a clean end, not a torn message)
 
     # The C++ library's errc for each kind (trailing bytes are not an error there).
     ERRC = {
@@ -39,6 +40,7 @@ class ErrorKind:
         SCHEMA_MISMATCH: "schema_mismatch",
         BAD_HEADER: "bad_header",
         INVALID_VALUE: "invalid_value",
+        END_OF_STREAM: "end_of_stream",
     }
 
 

@@ -4,16 +4,21 @@ golden vectors in spec/vectors/framed/<format>/ (docs/wire-format.md 9-11)."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
+import mmap
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import pytest
 
-from bin_serializer import DecodeError, ErrorKind, decode, encode
-from bin_serializer.message import (HEADER_SIZE, decode_message, encode_message, iter_messages, message_is,
+import bin_serializer.message as message_mod
+from bin_serializer import DecodeError, ErrorKind, SchemaError, decode, encode
+from bin_serializer.message import (FLAG_TYPE_ID, HEADER_SIZE, HEADER_SIZE_WITH_ID, decode_message,
+                                    decode_message_from, encode_message, iter_messages, message_id, message_is,
                                     read_header, schema_hash, token_stream)
-from bin_serializer.types import f32, i32, i64, u16, u32
+from bin_serializer.types import f32, i32, i64, u16, u32, u64
 from bin_serializer.vectors import hint_from_descriptor
 
 FRAMED = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "framed"
@@ -197,3 +202,214 @@ def test_evolvable_hostile_prefix():
     with pytest.raises(DecodeError) as e:
         decode(ProfileV2, short)
     assert e.value.errc in ("invalid_value", "truncated")
+
+
+# ---- message type ids (flags bit 1, u32 type_id, 4 zero bytes: a 32-byte header)
+
+
+@dataclasses.dataclass
+class Quote:  # spec/vector_cases.hpp's Quote
+    ts: u64
+    px: float
+    __bin_serializer_message_id__ = 42
+
+
+@dataclasses.dataclass
+class Bid:
+    ts: u64
+    px: float
+    __bin_serializer_message_id__ = 7
+
+
+@dataclasses.dataclass
+class Plain:  # same shape, no id
+    ts: u64
+    px: float
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_message_quote_id_vector(fmt):
+    meta, data = _load(fmt, "message_quote_id")
+    header = read_header(data)
+    assert header.type_id == meta["type_id"] == 42 == message_id(Quote)
+    assert header.flags == FLAG_TYPE_ID and header.size == HEADER_SIZE_WITH_ID == 32
+    assert header.payload_length == len(data) - 32 == 16
+    assert header.schema_hash == int(meta["schema_hash"], 16) == schema_hash(Quote, fmt)
+    got = decode_message(Quote, data, fmt)
+    assert got == Quote(1700000000123456789, 101.25)
+    assert encode_message(got, fmt) == data
+    assert message_is(Quote, header, fmt)
+    assert not message_is(Plain, header, fmt) and not message_is(Bid, header, fmt)
+    # The JSON schema (no id) describes the payload only.
+    assert decode(hint_from_descriptor(meta["schema"]), data[32:], fmt) is not None
+
+
+def test_type_id_golden_bytes_and_mismatches():
+    data = encode_message(Bid(1, 2.0))
+    h = schema_hash(Bid).to_bytes(8, "little").hex()
+    assert data.hex() == ("42534d46" "01" "01" "0200" + h + "1000000000000000" "07000000" "00000000"
+                          "0100000000000000" "0000000000000040")
+    assert encode_message(Plain(1, 2.0)).hex() == ("42534d46" "01" "01" "0000" + h + "1000000000000000"
+                                                   "0100000000000000" "0000000000000040")
+    for hint, blob, offset in [(Quote, data, 24), (Plain, data, 6), (Bid, encode_message(Plain(1, 2.0)), 6)]:
+        with pytest.raises(DecodeError) as e:
+            decode_message(hint, blob)
+        assert e.value.kind == ErrorKind.SCHEMA_MISMATCH and e.value.offset == offset, hint
+    assert decode_message(Bid, data) == Bid(1, 2.0)
+    stream = encode_message(Bid(1, 1.0)) + encode_message(Quote(2, 2.0)) + encode_message(Plain(3, 3.0))
+    seen = []
+    for header, payload in iter_messages(stream):
+        for hint in (Bid, Quote, Plain):
+            if message_is(hint, header):
+                seen.append((hint.__name__, decode(hint, payload).ts))
+    assert seen == [("Bid", 1), ("Quote", 2), ("Plain", 3)]
+
+
+def test_type_id_bad_headers():
+    good = encode_message(Quote(1, 2.0))
+    for at, value, offset in [(24, b"\0\0\0\0", 24), (28, b"\1\0\0\0", 28)]:
+        bad = good[:at] + value + good[at + 4:]
+        with pytest.raises(DecodeError) as e:
+            decode_message(Quote, bad)
+        assert e.value.kind == ErrorKind.BAD_HEADER and e.value.offset == offset
+    bad = good[:6] + b"\x04\x00" + good[8:]  # bit 2 is reserved
+    with pytest.raises(DecodeError) as e:
+        read_header(bad)
+    assert e.value.kind == ErrorKind.BAD_HEADER and e.value.offset == 6
+    for cut in range(1, len(good)):
+        with pytest.raises(DecodeError) as e:
+            decode_message(Quote, good[:cut])
+        assert e.value.errc == "truncated", cut
+
+
+def test_message_id_attribute_is_checked():
+    @dataclasses.dataclass
+    class TooBig:
+        x: u32
+        __bin_serializer_message_id__ = 1 << 32
+
+    @dataclasses.dataclass
+    class NotInt:
+        x: u32
+        __bin_serializer_message_id__ = "7"
+    for hint in (TooBig, NotInt):
+        with pytest.raises(SchemaError):
+            encode_message(hint(1))
+    assert message_id(list[u32]) == 0 and message_id(Plain) == 0
+
+
+# ---- end of stream vs a torn message
+
+
+def test_end_of_stream_is_not_truncated():
+    data = encode_message(PERSON)
+    for call in (lambda: decode_message(Person, b""), lambda: read_header(data, len(data)),
+                 lambda: decode_message_from(Person, data + data, 2 * len(data))):
+        with pytest.raises(DecodeError) as e:
+            call()
+        assert e.value.kind == ErrorKind.END_OF_STREAM and e.value.errc == "end_of_stream"
+    for cut in range(1, len(data)):
+        with pytest.raises(DecodeError) as e:
+            decode_message(Person, data[:cut])
+        assert e.value.kind in (ErrorKind.TRUNCATED, ErrorKind.LENGTH_EXCEEDS_INPUT), cut
+        assert e.value.errc == "truncated"
+
+
+# ---- the fingerprint is computed once per (type, format)
+
+
+def test_schema_hash_is_cached(monkeypatch):
+    @dataclasses.dataclass
+    class Fresh:
+        a: u32
+        b: str
+    calls = []
+    real = message_mod.token_stream
+    monkeypatch.setattr(message_mod, "token_stream", lambda *a: calls.append(a) or real(*a))
+    data = encode_message(Fresh(1, "x"))
+    for _ in range(50):
+        assert decode_message(Fresh, encode_message(Fresh(1, "x"))) == Fresh(1, "x")
+        assert message_is(Fresh, read_header(data))
+        schema_hash(Fresh)
+    assert len(calls) == 1
+    encode_message(Fresh(1, "x"), "native")
+    decode_message(Fresh, encode_message(Fresh(1, "x"), "native"), "native")
+    assert len(calls) == 2  # one per format
+    # Unhashable hints still work (computed each time).
+    assert schema_hash(Annotated[list[u32], [1]]) == schema_hash(list[u32])
+
+
+# ---- iter_messages over files and mmaps
+
+
+def _three():
+    return [encode_message(PERSON), encode_message(Quote(5, 1.5)), encode_message([1, 2], schema=list[u16])]
+
+
+@pytest.mark.parametrize("chunk", [1, 5, 24, 1 << 20])
+def test_iter_messages_file_object(chunk, tmp_path):
+    msgs = _three()
+    data = b"".join(msgs)
+    got = [(h, bytes(p)) for h, p in iter_messages(io.BytesIO(data), chunk_size=chunk)]
+    assert got == [(h, bytes(p)) for h, p in iter_messages(data)]
+    assert [h.size + h.payload_length for h, _ in got] == [len(m) for m in msgs]
+    path = tmp_path / "msgs.bin"
+    path.write_bytes(data)
+    with open(path, "rb") as f:
+        assert [bytes(p) for _, p in iter_messages(f, chunk_size=chunk)] == [p for _, p in got]
+    with open(path, "rb", buffering=0) as f:  # a raw file: short reads
+        assert len(list(iter_messages(f, chunk_size=chunk))) == 3
+    # A stream cut anywhere but at a boundary raises with the stream offset; a
+    # cut at a boundary is a clean end.
+    bounds = {0, len(msgs[0]), len(msgs[0]) + len(msgs[1]), len(data)}
+    for cut in range(len(data) + 1):
+        src = io.BytesIO(data[:cut])
+        if cut in bounds:
+            assert len(list(iter_messages(src, chunk_size=chunk))) == sorted(bounds).index(cut)
+        else:
+            with pytest.raises(DecodeError) as e:
+                list(iter_messages(src, chunk_size=chunk))
+            assert e.value.errc == "truncated"
+            assert max(b for b in bounds if b < cut) <= e.value.offset < cut + 16
+
+
+def test_iter_messages_file_errors_have_stream_offsets():
+    data = encode_message(PERSON)
+    bad = data + b"X" + data[1:]
+    with pytest.raises(DecodeError) as e:
+        list(iter_messages(io.BytesIO(bad), chunk_size=7))
+    assert e.value.kind == ErrorKind.BAD_HEADER and e.value.offset == len(data)
+    hostile = data[:16] + (1 << 62).to_bytes(8, "little")  # a huge length, nothing behind it
+    with pytest.raises(DecodeError) as e:
+        list(iter_messages(io.BytesIO(hostile)))
+    assert e.value.errc == "truncated" and e.value.offset == 16
+    with pytest.raises(TypeError):
+        iter_messages(12)
+
+
+def test_iter_messages_mmap_can_close(tmp_path):
+    path = tmp_path / "msgs.bin"
+    path.write_bytes(b"".join(_three()))
+    with open(path, "rb") as f:
+        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        names = []
+        for header, payload in iter_messages(m):
+            names.append(header.payload_length)
+            kept = bytes(payload)
+        m.close()  # the loop variable `payload` still exists: it must not pin the mapping
+        assert len(names) == 3 and kept == _three()[2][24:]
+        m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        it = iter_messages(m)
+        first = next(it)[1]
+        it.close()  # left early
+        with pytest.raises(ValueError):
+            bytes(first)  # released with the iterator
+        m.close()
+    buf = bytearray(b"".join(_three()))
+    for _ in iter_messages(buf):
+        pass
+    buf += b"more"  # resizable again
+    # A bytes input keeps its payloads valid.
+    data = b"".join(_three())
+    payloads = [p for _, p in iter_messages(data)]
+    assert bytes(payloads[0]) == _three()[0][24:]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import struct
 import time
@@ -9,8 +10,8 @@ import tracemalloc
 
 import pytest
 
-from bin_serializer import DecodeError, ErrorKind, encode, iter_decode
-from bin_serializer.types import u32
+from bin_serializer import DecodeError, ErrorKind, SchemaError, decode, encode, iter_decode
+from bin_serializer.types import Array, Monostate, u32
 from schemas import Flags, Person, Tick, make_person, make_tick
 
 
@@ -99,3 +100,38 @@ def test_iter_decode_hostile_length_with_max_message_size():
         list(iter_decode(list[u32], io.BytesIO(data)))
     assert e.value.kind == ErrorKind.LENGTH_EXCEEDS_INPUT
     assert time.perf_counter() - t0 < 1.0
+
+
+# ---- types that encode to zero bytes (issue 14): refused, never an endless stream
+
+@dataclasses.dataclass
+class _Empty:
+    pass
+
+
+@dataclasses.dataclass
+class _OnlyEmpty:
+    a: Monostate
+    b: Array[u32, 0]
+
+
+ZERO_SIZE = [(h, f) for h in (Monostate, Array[u32, 0], tuple[()], tuple[Monostate, Array[_Empty, 0]])
+             for f in ("portable", "native")] + [(_Empty, "portable"), (_OnlyEmpty, "portable")]
+
+
+@pytest.mark.parametrize("hint,fmt", ZERO_SIZE)
+def test_iter_decode_refuses_zero_size_types(hint, fmt):
+    assert encode(decode(hint, b"", fmt), fmt, schema=hint) == b""
+    for source in (b"", b"\x00\x01", bytearray(b"x"), memoryview(b"xyz"), io.BytesIO(b"abc"), io.BytesIO()):
+        with pytest.raises(SchemaError, match="zero bytes"):
+            iter_decode(hint, source, fmt)
+
+
+def test_iter_decode_zero_size_check_is_exact():
+    # Types that may hold zero-size parts but never encode to nothing still stream.
+    data = encode((Monostate(), 5), schema=tuple[Monostate, u32]) * 3
+    assert [v[1] for v in iter_decode(tuple[Monostate, u32], data)] == [5, 5, 5]
+    data = encode([], schema=list[Monostate])
+    assert list(iter_decode(list[Monostate], data + data)) == [[], []]
+    # In the native format an empty trivially copyable struct is its 1-byte C++ object.
+    assert list(iter_decode(_Empty, b"\x00\x00", "native")) == [_Empty(), _Empty()]
