@@ -171,6 +171,7 @@ inline const char* errc_id(bin_serializer::errc c) {
   case errc::limit_exceeded: return "limit_exceeded";
   case errc::schema_mismatch: return "schema_mismatch";
   case errc::bad_header: return "bad_header";
+  case errc::end_of_stream: return "end_of_stream";
   default: return "other";
   }
 }

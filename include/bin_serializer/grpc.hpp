@@ -87,6 +87,7 @@ inline constexpr bool grpc_enabled_v = Serializable<T, grpc_options_v<T>>;
   case errc::schema_mismatch: return "schema_mismatch";
   case errc::bad_header: return "bad_header";
   case errc::io_error: return "io_error";
+  case errc::end_of_stream: return "end_of_stream";
   default: break; // a code added later: still a readable status, if less precise
   }
   return "unknown";
