@@ -87,8 +87,10 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
       if (!read_value(r, element)) return false;
     return true;
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
+    using layout = std::conditional_t<c == category::aggregate, aggregate_layout<std::remove_cv_t<T>>,
+                                      unknown_layout>;
     auto visit = [&r](auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> bool {
-      return read_fields(r, fields...);
+      return read_fields<layout>(r, fields...);
     };
     return visit_members(value, visit);
   } else if constexpr (c == category::evolvable) {

@@ -27,7 +27,7 @@ namespace bin_serializer::detail {
 BIN_SERIALIZER_INLINE void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
-  if (n <= 16) {
+  if (n - 1 < 16) { // 1 to 16 bytes (n == 0 wraps around)
     if (n >= 8) {
       std::uint64_t head, tail;
       std::memcpy(&head, s, 8);
@@ -40,14 +40,14 @@ BIN_SERIALIZER_INLINE void copy_bytes(void* dst, const void* src, std::size_t n)
       std::memcpy(&tail, s + n - 4, 4);
       std::memcpy(d, &head, 4);
       std::memcpy(d + n - 4, &tail, 4);
-    } else if (n != 0) {
+    } else {
       // 1 to 3 bytes: first, middle and last (some may coincide).
       const unsigned char first = s[0], middle = s[n / 2], last = s[n - 1];
       d[0] = first;
       d[n / 2] = middle;
       d[n - 1] = last;
     }
-  } else {
+  } else if (n != 0) {
     std::memcpy(d, s, n);
   }
 }

@@ -42,7 +42,11 @@ bool read_value(R& r, T& value);
 // A reader over the run's bytes, all present (checked once by the caller).
 // Failures (a bad value inside the run) are recorded in the outer reader with
 // absolute offsets.
-template <class Outer>
+// Checked: whether every read re-checks the run's remaining bytes. Runs made
+// only of types whose sizes the library computes (presizable) cannot read
+// past their end, so only debug builds check them; a run holding a user
+// codec's exact_size is checked every time.
+template <class Outer, bool Checked = true>
 class run_reader {
 public:
   static constexpr options opts = Outer::opts;
@@ -54,14 +58,14 @@ public:
       : outer_(outer), start_(p), cur_(p), end_(p + n), at_(at) {}
 
   BIN_SERIALIZER_INLINE bool read_bytes(void* dst, std::size_t n) noexcept {
-    if (n > remaining()) [[unlikely]]
+    if (!fits(n)) [[unlikely]]
       return fail(errc::truncated, position());
     std::memcpy(dst, cur_, n);
     cur_ += n;
     return true;
   }
   BIN_SERIALIZER_INLINE const std::byte* take(std::size_t n) noexcept {
-    if (n > remaining()) [[unlikely]] {
+    if (!fits(n)) [[unlikely]] {
       fail(errc::truncated, position());
       return nullptr;
     }
@@ -72,7 +76,7 @@ public:
   // N bytes at once (adjacent fields, see read_span).
   template <std::size_t N>
   BIN_SERIALIZER_INLINE bool read_fixed(void* dst) noexcept {
-    if (N > remaining()) [[unlikely]]
+    if (!fits(N)) [[unlikely]]
       return fail(errc::truncated, position());
     copy_fixed<N>(dst, cur_);
     cur_ += N;
@@ -89,6 +93,16 @@ public:
     return at_ + static_cast<std::size_t>(cur_ - start_);
   }
   [[nodiscard]] bool finished() const noexcept { return cur_ == end_; }
+
+private:
+  BIN_SERIALIZER_INLINE bool fits(std::size_t n) const noexcept {
+    if constexpr (Checked || BIN_SERIALIZER_DEBUG)
+      return n <= remaining();
+    else
+      return true;
+  }
+
+public:
   bool fail(errc code, std::size_t at) noexcept { return outer_.fail(code, at); }
 
 private:
@@ -99,8 +113,16 @@ private:
   std::size_t at_;
 };
 
-template <class Outer>
-inline constexpr bool is_reader_v<run_reader<Outer>> = true;
+template <class Outer, bool Checked>
+inline constexpr bool is_reader_v<run_reader<Outer, Checked>> = true;
+
+// Whether a run of fields [Begin, End) needs its reads checked (run_reader).
+template <options Opts, class Tuple, std::size_t Begin, std::size_t End>
+consteval bool run_needs_checks() {
+  return []<std::size_t... J>(std::index_sequence<J...>) {
+    return !(presizable<Opts, std::remove_cvref_t<std::tuple_element_t<Begin + J, Tuple>>>() && ...);
+  }(std::make_index_sequence<End - Begin>{});
+}
 
 template <class R>
 concept run_capable = R::contiguous && !requires { R::in_run; };
@@ -110,11 +132,11 @@ BIN_SERIALIZER_INLINE bool read_indexed(R& r, Tuple& fields, std::index_sequence
   return (read_value(r, std::get<I>(fields)) && ...);
 }
 
-template <class R, class Tuple, std::size_t First>
+template <class Layout, class R, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool read_fields_from(R& r, Tuple& fields);
 
 // Fields [Begin, End) of a run: back-to-back object bytes as one copy.
-template <class R, class Tuple, std::size_t Begin, std::size_t End>
+template <class Layout, class R, class Tuple, std::size_t Begin, std::size_t End>
 BIN_SERIALIZER_INLINE bool read_span(R& r, Tuple& fields) {
   if constexpr (Begin == End) {
     return true;
@@ -122,20 +144,27 @@ BIN_SERIALIZER_INLINE bool read_span(R& r, Tuple& fields) {
     constexpr std::size_t k = object_bytes_prefix<R::opts, false, Tuple, Begin, End>();
     if constexpr (k >= 2) {
       using idx = decltype(shifted<Begin>(std::make_index_sequence<k>{}));
-      const bool ok = adjacent_fields(fields, idx{})
-                          ? r.template read_fixed<fields_sizeof<Tuple>(idx{})>(
-                                std::addressof(std::get<Begin>(fields)))
-                          : read_indexed(r, fields, idx{});
-      return ok && read_span<R, Tuple, Begin + k, End>(r, fields);
+      constexpr int known = adjacent_by_type<Layout>(idx{});
+      bool ok;
+      if constexpr (known == 1)
+        ok = r.template read_fixed<fields_sizeof<Tuple>(idx{})>(
+            std::addressof(std::get<Begin>(fields)));
+      else if constexpr (known == 0)
+        ok = read_indexed(r, fields, idx{});
+      else
+        ok = adjacent_fields(fields, idx{}) ? r.template read_fixed<fields_sizeof<Tuple>(idx{})>(
+                                                  std::addressof(std::get<Begin>(fields)))
+                                            : read_indexed(r, fields, idx{});
+      return ok && read_span<Layout, R, Tuple, Begin + k, End>(r, fields);
     } else {
       return read_value(r, std::get<Begin>(fields)) &&
-             read_span<R, Tuple, Begin + 1, End>(r, fields);
+             read_span<Layout, R, Tuple, Begin + 1, End>(r, fields);
     }
   }
 }
 
 // The fields of one run, then the rest.
-template <class R, class Tuple, std::size_t First>
+template <class Layout, class R, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool read_run(R& r, Tuple& fields) {
   using run = leading_run<R::opts, Tuple, First>;
   bool ok;
@@ -145,33 +174,36 @@ BIN_SERIALIZER_INLINE bool read_run(R& r, Tuple& fields) {
   } else {
     const std::size_t at = r.position();
     const std::byte* p = r.take(run::bytes);
-    run_reader<R> rr(r, p, run::bytes, at);
+    using run_reader_t =
+        run_reader<R, run_needs_checks<R::opts, Tuple, First, First + run::count>()>;
+    run_reader_t rr(r, p, run::bytes, at);
     // The sizes are the codecs' own; a mismatch would be a library bug,
     // reported rather than letting the next field start at the wrong byte.
-    ok = read_span<run_reader<R>, Tuple, First, First + run::count>(rr, fields) &&
+    ok = read_span<Layout, run_reader_t, Tuple, First, First + run::count>(rr, fields) &&
          (rr.finished() || r.fail(errc::invalid_value, rr.position()));
   }
   // One call site for the fields after the run, so they are inlined once.
-  return ok && read_fields_from<R, Tuple, First + run::count>(r, fields);
+  return ok && read_fields_from<Layout, R, Tuple, First + run::count>(r, fields);
 }
 
-template <class R, class Tuple, std::size_t First>
+template <class Layout, class R, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool read_fields_from(R& r, Tuple& fields) {
   if constexpr (First == std::tuple_size_v<Tuple>)
     return true;
   else if constexpr (leading_run<R::opts, Tuple, First>::count >= 2)
-    return read_run<R, Tuple, First>(r, fields);
+    return read_run<Layout, R, Tuple, First>(r, fields);
   else
     return read_value(r, std::get<First>(fields)) &&
-           read_fields_from<R, Tuple, First + 1>(r, fields);
+           read_fields_from<Layout, R, Tuple, First + 1>(r, fields);
 }
 
 // A struct's fields in order, runs of fixed-size fields checked once.
-template <class R, class... Fs>
+// Layout: as for write_fields (write_runs.hpp).
+template <class Layout, class R, class... Fs>
 BIN_SERIALIZER_INLINE bool read_fields(R& r, Fs&... fields) {
   if constexpr (run_capable<R> && sizeof...(Fs) >= 2) {
     std::tuple<Fs&...> refs(fields...);
-    return read_fields_from<R, std::tuple<Fs&...>, 0>(r, refs);
+    return read_fields_from<Layout, R, std::tuple<Fs&...>, 0>(r, refs);
   } else {
     return (read_value(r, fields) && ...);
   }

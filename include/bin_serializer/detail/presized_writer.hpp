@@ -23,48 +23,12 @@
 #include "../options.hpp"
 #include "../serializable.hpp"
 #include "copy.hpp"
+#include "run_layout.hpp"
 #include "writer.hpp"
 
 namespace bin_serializer::detail {
 
-// ---- which types may be written unchecked -----------------------------------
-//
-// A codec takes part by declaring, next to its exact size<Opts>():
-//   template <options Opts> static constexpr bool trusted_size = ...;
-// true only when size<Opts>() is exact and write() stores through the writer
-// it is given (recursing into elements with serialize_field). The library's
-// own codecs do; a user codec never needs to.
-
-template <options Opts, class T>
-consteval bool presizable();
-
-template <options Opts, class... Fs>
-consteval bool all_presizable(type_list<Fs...>) {
-  return (presizable<Opts, Fs>() && ...);
-}
-
-template <options Opts, class T>
-consteval bool presizable() {
-  using U = std::remove_cv_t<T>;
-  constexpr category c = category_of<Opts, U>();
-  if constexpr (outline_element<U>) {
-    return false; // recursive (serializable.hpp): the checked writer, which recurses by calls
-  } else if constexpr (c == category::codec) {
-    if constexpr (requires { codec<U>::template trusted_size<Opts>; })
-      return codec<U>::template trusted_size<Opts>;
-    else
-      return false;
-  } else if constexpr (c == category::bulk || c == category::scalar) {
-    return true;
-  } else if constexpr (c == category::array) {
-    return presizable<Opts, std::remove_extent_t<U>>();
-  } else if constexpr (c == category::reflectable || c == category::aggregate ||
-                       (c == category::evolvable && has_visible_fields<U>)) {
-    return all_presizable<Opts>(member_types_t<U>{});
-  } else {
-    return false;
-  }
-}
+// presizable<Opts, T>(): which types may be written unchecked (run_layout.hpp).
 
 template <options Opts>
 class presized_writer {

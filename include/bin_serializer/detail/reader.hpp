@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -80,6 +81,17 @@ public:
       fail(short_input(), position());
       return nullptr;
     }
+    const std::byte* p = cur_;
+    cur_ += n;
+    return p;
+  }
+
+  // take(n) for bytes a read_length(count, min_bytes) just proved present
+  // (n <= count * min_bytes): no second comparison; debug builds check.
+  BIN_SERIALIZER_INLINE const std::byte* take_counted(std::size_t n) noexcept {
+#if BIN_SERIALIZER_DEBUG
+    if (n > remaining()) std::abort();
+#endif
     const std::byte* p = cur_;
     cur_ += n;
     return p;

@@ -16,6 +16,45 @@
 
 namespace bin_serializer::detail {
 
+// ---- which types may be written unchecked -----------------------------------
+//
+// A codec takes part by declaring, next to its exact size<Opts>():
+//   template <options Opts> static constexpr bool trusted_size = ...;
+// true only when size<Opts>() is exact and write() stores through the writer
+// it is given (recursing into elements with serialize_field). The library's
+// own codecs do; a user codec never needs to.
+
+template <options Opts, class T>
+consteval bool presizable();
+
+template <options Opts, class... Fs>
+consteval bool all_presizable(type_list<Fs...>) {
+  return (presizable<Opts, Fs>() && ...);
+}
+
+template <options Opts, class T>
+consteval bool presizable() {
+  using U = std::remove_cv_t<T>;
+  constexpr category c = category_of<Opts, U>();
+  if constexpr (outline_element<U>) {
+    return false; // recursive (serializable.hpp): the checked writer, which recurses by calls
+  } else if constexpr (c == category::codec) {
+    if constexpr (requires { codec<U>::template trusted_size<Opts>; })
+      return codec<U>::template trusted_size<Opts>;
+    else
+      return false;
+  } else if constexpr (c == category::bulk || c == category::scalar) {
+    return true;
+  } else if constexpr (c == category::array) {
+    return presizable<Opts, std::remove_extent_t<U>>();
+  } else if constexpr (c == category::reflectable || c == category::aggregate ||
+                       (c == category::evolvable && has_visible_fields<U>)) {
+    return all_presizable<Opts>(member_types_t<U>{});
+  } else {
+    return false;
+  }
+}
+
 // The encoded size of T if it may join a run, else 0.
 template <options Opts, class T>
 consteval std::size_t run_size();
@@ -150,6 +189,73 @@ consteval std::size_t object_bytes_prefix() {
 template <class Tuple, std::size_t... I>
 consteval std::size_t fields_sizeof(std::index_sequence<I...>) {
   return (sizeof(std::remove_cvref_t<std::tuple_element_t<I, Tuple>>) + ... + 0);
+}
+
+// Where a struct's fields are, when that is known from its type: a plain
+// aggregate's fields are its members in declaration order, and a standard-
+// layout struct places each at the next offset its alignment allows. The
+// check against sizeof(T) makes sure the computation matches the compiler's.
+struct unknown_layout {};
+template <class T>
+struct aggregate_layout {};
+
+template <class... Ms>
+consteval auto natural_offsets(type_list<Ms...>) {
+  struct result {
+    std::size_t offsets[sizeof...(Ms) + 1];
+    bool valid;
+  } r{};
+  const std::size_t sizes[] = {sizeof(Ms)..., 0};
+  const std::size_t aligns[] = {alignof(Ms)..., 1};
+  std::size_t at = 0, max_align = 1;
+  for (std::size_t i = 0; i < sizeof...(Ms); ++i) {
+    at = (at + aligns[i] - 1) / aligns[i] * aligns[i];
+    r.offsets[i] = at;
+    at += sizes[i];
+    max_align = aligns[i] > max_align ? aligns[i] : max_align;
+  }
+  r.offsets[sizeof...(Ms)] = (at + max_align - 1) / max_align * max_align;
+  return r;
+}
+
+template <class T>
+consteval bool layout_known() {
+  if constexpr (!std::is_standard_layout_v<T> || !has_visible_fields<T> || Reflectable<T>) {
+    return false;
+  } else {
+    constexpr auto r = natural_offsets(member_types_t<T>{});
+    return r.offsets[member_types_t<T>::size] == sizeof(T);
+  }
+}
+
+template <class... Ms>
+consteval auto member_sizes(type_list<Ms...>) {
+  struct result {
+    std::size_t v[sizeof...(Ms) + 1];
+  } r{{sizeof(Ms)..., 0}};
+  return r;
+}
+
+// Whether fields First, I... (consecutive indices) are back to back: 1 yes,
+// 0 no, -1 not known from the type (ask their addresses).
+template <class Layout, std::size_t First, std::size_t... I>
+consteval int adjacent_by_type(std::index_sequence<First, I...>) {
+  if constexpr (std::is_same_v<Layout, unknown_layout>) {
+    return -1;
+  } else {
+    return []<class T>(aggregate_layout<T>) {
+      if constexpr (!layout_known<T>()) {
+        return -1;
+      } else {
+        constexpr auto r = natural_offsets(member_types_t<T>{});
+        constexpr auto sizes = member_sizes(member_types_t<T>{});
+        const std::size_t idx[] = {First, I...};
+        for (std::size_t k = 0; k < sizeof...(I); ++k)
+          if (r.offsets[idx[k]] + sizes.v[idx[k]] != r.offsets[idx[k + 1]]) return 0;
+        return 1;
+      }
+    }(Layout{});
+  }
 }
 
 // Whether fields I... of the tuple sit back to back in memory, in order.

@@ -84,7 +84,7 @@ BIN_SERIALIZER_INLINE bool write_indexed(W& w, const Tuple& fields, std::index_s
 }
 
 // Fields [Begin, End) of a run: back-to-back object bytes as one copy.
-template <class W, class Tuple, std::size_t Begin, std::size_t End>
+template <class Layout, class W, class Tuple, std::size_t Begin, std::size_t End>
 BIN_SERIALIZER_INLINE bool write_span(W& w, const Tuple& fields) {
   if constexpr (Begin == End) {
     return true;
@@ -92,19 +92,26 @@ BIN_SERIALIZER_INLINE bool write_span(W& w, const Tuple& fields) {
     constexpr std::size_t k = object_bytes_prefix<W::opts, true, Tuple, Begin, End>();
     if constexpr (k >= 2) {
       using idx = decltype(shifted<Begin>(std::make_index_sequence<k>{}));
-      const bool ok = adjacent_fields(fields, idx{})
-                          ? w.template write_fixed<fields_sizeof<Tuple>(idx{})>(
-                                std::addressof(std::get<Begin>(fields)))
-                          : write_indexed(w, fields, idx{});
-      return ok && write_span<W, Tuple, Begin + k, End>(w, fields);
+      constexpr int known = adjacent_by_type<Layout>(idx{});
+      bool ok;
+      if constexpr (known == 1)
+        ok = w.template write_fixed<fields_sizeof<Tuple>(idx{})>(
+            std::addressof(std::get<Begin>(fields)));
+      else if constexpr (known == 0)
+        ok = write_indexed(w, fields, idx{});
+      else
+        ok = adjacent_fields(fields, idx{}) ? w.template write_fixed<fields_sizeof<Tuple>(idx{})>(
+                                                  std::addressof(std::get<Begin>(fields)))
+                                            : write_indexed(w, fields, idx{});
+      return ok && write_span<Layout, W, Tuple, Begin + k, End>(w, fields);
     } else {
       return write_value(w, std::get<Begin>(fields)) &&
-             write_span<W, Tuple, Begin + 1, End>(w, fields);
+             write_span<Layout, W, Tuple, Begin + 1, End>(w, fields);
     }
   }
 }
 
-template <class W, class Tuple, std::size_t First>
+template <class Layout, class W, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool write_fields_from(W& w, const Tuple& fields) {
   using run = leading_run<W::opts, Tuple, First>;
   if constexpr (First == std::tuple_size_v<Tuple>) {
@@ -116,22 +123,24 @@ BIN_SERIALIZER_INLINE bool write_fields_from(W& w, const Tuple& fields) {
     run_writer<W> rw(w, p, run::bytes);
     // A codec writing fewer bytes than its stated size would leave a gap:
     // a library bug, reported rather than sent.
-    if (!(write_span<run_writer<W>, Tuple, First, First + run::count>(rw, fields) &&
+    if (!(write_span<Layout, run_writer<W>, Tuple, First, First + run::count>(rw, fields) &&
           (rw.finished() || w.fail(errc::invalid_value)))) [[unlikely]]
       return false;
-    return write_fields_from<W, Tuple, First + run::count>(w, fields);
+    return write_fields_from<Layout, W, Tuple, First + run::count>(w, fields);
   } else {
     return write_value(w, std::get<First>(fields)) &&
-           write_fields_from<W, Tuple, First + 1>(w, fields);
+           write_fields_from<Layout, W, Tuple, First + 1>(w, fields);
   }
 }
 
 // A struct's fields in order, runs of fixed-size fields claimed at once.
-template <class W, class... Fs>
+// Layout: aggregate_layout<T> when the fields are all of aggregate T's
+// members in order (adjacency then known from the type), else unknown_layout.
+template <class Layout, class W, class... Fs>
 BIN_SERIALIZER_INLINE bool write_fields(W& w, const Fs&... fields) {
   if constexpr (run_writable<W> && sizeof...(Fs) >= 2) {
     const std::tuple<const Fs&...> refs(fields...);
-    return write_fields_from<W, std::tuple<const Fs&...>, 0>(w, refs);
+    return write_fields_from<Layout, W, std::tuple<const Fs&...>, 0>(w, refs);
   } else {
     return (write_value(w, fields) && ...);
   }

@@ -51,8 +51,15 @@ struct codec<std::bitset<N>> {
       return w.write_bytes(&b, sizeof b);
     } else {
       unsigned char out[portable_bytes == 0 ? 1 : portable_bytes] = {};
-      for (std::size_t i = 0; i < N; ++i)
-        if (b[i]) out[i / 8] = static_cast<unsigned char>(out[i / 8] | (1u << (i % 8)));
+      if constexpr (N <= 64) {
+        // Up to 64 bits: the integer's little-endian bytes, no loop over bits.
+        const unsigned long long v = b.to_ullong();
+        for (std::size_t i = 0; i < portable_bytes; ++i)
+          out[i] = static_cast<unsigned char>(v >> (8 * i));
+      } else {
+        for (std::size_t i = 0; i < N; ++i)
+          if (b[i]) out[i / 8] = static_cast<unsigned char>(out[i / 8] | (1u << (i % 8)));
+      }
       return w.write_bytes(out, portable_bytes);
     }
   }
@@ -93,10 +100,17 @@ struct codec<std::bitset<N>> {
         if ((static_cast<unsigned>(in[portable_bytes - 1]) >> (N % 8)) != 0) [[unlikely]]
           return r.fail(errc::invalid_value, at + portable_bytes - 1);
       }
-      bits decoded;
-      for (std::size_t i = 0; i < N; ++i)
-        decoded[i] = ((static_cast<unsigned>(in[i / 8]) >> (i % 8)) & 1u) != 0;
-      b = decoded;
+      if constexpr (N <= 64) {
+        unsigned long long v = 0;
+        for (std::size_t i = 0; i < portable_bytes; ++i)
+          v |= static_cast<unsigned long long>(in[i]) << (8 * i);
+        b = bits(v); // drops bits past N (a stray one was refused above if checked)
+      } else {
+        bits decoded;
+        for (std::size_t i = 0; i < N; ++i)
+          decoded[i] = ((static_cast<unsigned>(in[i / 8]) >> (i % 8)) & 1u) != 0;
+        b = decoded;
+      }
       return true;
     }
   }

@@ -209,6 +209,15 @@ BIN_SERIALIZER_INLINE bool write_counted(W& w, const E* data, std::size_t count)
   }
 }
 
+// r.take(n) for n bytes a read_length on r has already proved present.
+template <class R>
+BIN_SERIALIZER_INLINE const std::byte* take_counted(R& r, std::size_t n) noexcept {
+  if constexpr (requires { r.take_counted(n); })
+    return r.take_counted(n);
+  else
+    return r.take(n);
+}
+
 // Reads `count` object-bytes elements into v (a vector of E), replacing its
 // contents. read_length has checked count against the input.
 template <class R, class Vec>
@@ -217,7 +226,8 @@ BIN_SERIALIZER_INLINE bool read_object_bytes_into(R& r, Vec& v, std::size_t coun
   if constexpr (R::contiguous) {
     // All count * sizeof(E) bytes are present: one allocation, one copy.
     v.resize(count);
-    const std::byte* p = r.take(count * sizeof(E));
+    // read_length checked count at sizeof(E) bytes each (E is object bytes).
+    const std::byte* p = take_counted(r, count * sizeof(E));
     if (p == nullptr) return false;
     if (count != 0) std::memcpy(v.data(), p, count * sizeof(E));
     return true;

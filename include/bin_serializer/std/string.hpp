@@ -119,7 +119,11 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
     if (!r.read_length(n, sizeof(CharT), R::opts.max_string_length)) return false;
     if constexpr (R::contiguous) {
       // read_length proved n characters are present: one allocation, one copy.
-      const std::byte* p = r.take(n * sizeof(CharT));
+      const std::byte* p;
+      if constexpr (requires { r.take_counted(n); })
+        p = r.take_counted(n * sizeof(CharT)); // read_length checked n at sizeof(CharT) each
+      else
+        p = r.take(n * sizeof(CharT));
       if (p == nullptr) [[unlikely]]
         return false;
       if constexpr (sizeof(CharT) == 1) {

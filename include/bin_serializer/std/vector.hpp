@@ -55,15 +55,18 @@ struct codec<std::vector<T, A>> {
       // message into a reused object allocates nothing. Then append what is
       // missing, or drop the surplus. (As for any decoded object, members not
       // on the wire, i.e. left out of reflect(), keep their previous values.)
-      const std::size_t reuse = n < v.size() ? n : v.size();
+      // (Size and data read once: decoding an element cannot move them.)
+      const std::size_t have = v.size();
+      const std::size_t reuse = n < have ? n : have;
+      T* const elements = v.data();
       for (std::size_t i = 0; i < reuse; ++i) {
-        if (!::bin_serializer::deserialize_field(r, v[i])) [[unlikely]] {
+        if (!::bin_serializer::deserialize_field(r, elements[i])) [[unlikely]] {
           v.erase(v.begin() + static_cast<std::ptrdiff_t>(i + 1), v.end());
           return false;
         }
       }
-      if (n <= v.size()) {
-        if (n < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
+      if (n <= have) {
+        if (n < have) v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
         return true;
       }
       v.reserve(reuse + sc::reserve_hint<T>(n - reuse, r.remaining()));
