@@ -5,16 +5,43 @@ from __future__ import annotations
 import sys
 from typing import Any, Iterator
 
-from . import _slow
+from . import _accel, _slow
 from ._codegen import Compiler, LITTLE_ENDIAN_HOST
 from ._schema import Node, build_node, layout
 from .errors import DecodeError, EncodeError, ErrorKind, SchemaError
 
-__all__ = ["encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec"]
+__all__ = ["encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec", "backend",
+           "set_backend"]
 
 FORMATS = ("portable", "native")
 
 _COMPILERS: dict = {}
+
+# "c": the compiled codec (bin_serializer._cext), when it was built and not
+# disabled with BIN_SERIALIZER_PURE_PYTHON=1; "python": the generated-Python
+# codec (_codegen.py). Both raise the same errors: on any failure the input
+# is decoded again by the reference interpreter (_slow.py).
+_BACKEND = "c" if _accel.available() else "python"
+
+
+def backend() -> str:
+    """The codec new Codecs use: "c" (compiled extension) or "python"."""
+    return _BACKEND
+
+
+def set_backend(name: str) -> str:
+    """Selects the codec ("c" or "python") and drops the cached Codecs;
+    returns the previous choice. "c" raises ImportError when the extension
+    is not available."""
+    global _BACKEND
+    if name not in ("c", "python"):
+        raise ValueError(f"backend must be 'c' or 'python', not {name!r}")
+    if name == "c" and not _accel.available():
+        raise ImportError(f"the compiled codec is not available: {_accel.IMPORT_ERROR}")
+    previous, _BACKEND = _BACKEND, name
+    for table in _TABLES.values():
+        table.clear()
+    return previous
 
 
 class Codec:
@@ -24,7 +51,7 @@ class Codec:
     and cache one per (hint, format, arrays) on first use."""
 
     __slots__ = ("hint", "format", "node", "native", "fast_decode", "fast_encode", "decode_many",
-                 "fixed_size", "min_size", "name")
+                 "fixed_size", "min_size", "name", "backend", "program", "whole")
 
     def __init__(self, hint: Any, fmt: str, arrays: bool) -> None:
         if fmt not in FORMATS:
@@ -36,17 +63,28 @@ class Codec:
         self.format = fmt
         self.native = native
         self.node: Node = build_node(hint)
-        comp = _COMPILERS.get((native, arrays))
-        if comp is None:
-            comp = _COMPILERS[(native, arrays)] = Compiler(native, arrays)
         lay = layout(self.node, native)  # raises SchemaError for unsupported native layouts
         self.fixed_size = lay.size if lay is not None else None
         from ._schema import min_size
         self.min_size = min_size(self.node, native)
+        self.name = _slow.root_name(self.node)
+        self.backend = _BACKEND
+        if _BACKEND == "c":
+            # the compiled codec (_cext.c) runs the plan _accel.py derives from the node
+            prog = self.program = _accel.program(self.node, native, arrays)
+            self.fast_decode = prog.decode_from
+            self.fast_encode = prog.encode_into
+            self.decode_many = prog.decode_many if self.fixed_size else None
+            self.whole = self._whole_c
+            return
+        self.program = None
+        comp = _COMPILERS.get((native, arrays))
+        if comp is None:
+            comp = _COMPILERS[(native, arrays)] = Compiler(native, arrays)
         self.fast_decode = comp.decoder(self.node)
         self.fast_encode = comp.encoder(self.node)
         self.decode_many = comp.many_decoder(self.node)
-        self.name = _slow.root_name(self.node)
+        self.whole = self._whole_py
 
     def fail(self, buf, pos: int, exc: BaseException):
         """Called when the fast decoder raised: decode again with the reference
@@ -62,8 +100,10 @@ class Codec:
                            f"({exc!r}) but the reference decoder accepted the input") from exc
 
     def encode(self, value: Any) -> bytes:
-        out = bytearray()
         try:
+            if self.program is not None:
+                return self.program.encode(value)
+            out = bytearray()
             self.fast_encode(value, out)
         except Exception as exc:  # noqa: BLE001 - any failure is diagnosed below
             err = _slow.diagnose(self.node, self.native, value)
@@ -77,6 +117,29 @@ class Codec:
             return self.fast_decode(buf, pos)
         except Exception as exc:  # noqa: BLE001
             self.fail(buf, pos, exc)
+
+    def _trailing(self, buf, pos: int) -> DecodeError:
+        return DecodeError(ErrorKind.TRAILING_BYTES, pos, self.name,
+                           f"{len(buf) - pos} byte{'s' if len(buf) - pos != 1 else ''} left after the "
+                           f"message (pass allow_trailing=True, or use decode_from / iter_decode)")
+
+    def _whole_py(self, buf):
+        """The value of a buffer holding exactly one message."""
+        try:
+            value, pos = self.fast_decode(buf, 0)
+        except Exception as exc:  # noqa: BLE001
+            self.fail(buf, 0, exc)
+        if pos != len(buf):
+            raise self._trailing(buf, pos)
+        return value
+
+    def _whole_c(self, buf):
+        try:
+            return self.program.decode(buf)
+        except _accel.Trailing as t:
+            raise self._trailing(buf, t.args[0]) from None
+        except Exception as exc:  # noqa: BLE001
+            self.fail(buf, 0, exc)
 
     def __repr__(self) -> str:
         return f"<Codec {self.node.describe()} ({self.format})>"
@@ -144,14 +207,12 @@ def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: boo
     if codec is None:
         codec = _lookup(cls, format, arrays)
     buf = data if type(data) is bytes else _as_buffer(data)
+    if not allow_trailing:
+        return codec.whole(buf)
     try:
         value, pos = codec.fast_decode(buf, 0)
     except Exception as exc:  # noqa: BLE001
         codec.fail(buf, 0, exc)
-    if pos != len(buf) and not allow_trailing:
-        raise DecodeError(ErrorKind.TRAILING_BYTES, pos, codec.name,
-                          f"{len(buf) - pos} byte{'s' if len(buf) - pos != 1 else ''} left after the "
-                          f"message (pass allow_trailing=True, or use decode_from / iter_decode)")
     return value
 
 
