@@ -21,7 +21,7 @@ from typing import Any
 from . import _codegen, _evolution
 from ._schema import (ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, MapN, MonostateN, Node, OptionalN,
                       ScalarN, SetN, StrN, StructN, TupleN, VariantN, cxx_trivially_copyable, element_min,
-                      layout, min_size)
+                      layout, min_size, records_dtype)
 from .types import Monostate, Variant
 
 try:
@@ -48,8 +48,7 @@ def available() -> bool:
 
 
 def _nd_from(buf, dtype, n, pos):
-    import numpy as np
-    return np.frombuffer(buf, dtype, n, pos).copy()
+    return _codegen._nd_copy(buf, dtype, n, pos)
 
 
 class Trailing(Exception):
@@ -57,8 +56,7 @@ class Trailing(Exception):
 
 
 if _cext is not None:
-    _cext.init(_codegen._Fail, Trailing, Variant, Monostate(), _nd_from, _codegen._np_bytes, _codegen._aslist,
-               _codegen._setorder)
+    _cext.init(_codegen._Fail, Trailing, Variant, Monostate(), _nd_from, _codegen._aslist, _codegen._setorder)
 
 
 def _dtype(code: str):
@@ -129,18 +127,24 @@ class _Builder:
             return E(K_STR)
         if isinstance(node, BytesN):
             return E(K_BYTES)
+        if isinstance(node, ListN) and node.container == "records":
+            lay = layout(node.elem, native)
+            return E(K_LIST, flags=F_NDARRAY, size=lay.size, per=max(1, lay.size), kids=(self.add(node.elem),),
+                     objs=(records_dtype(node.elem, native), None, _codegen._rec_bytes))
         if isinstance(node, ListN):
             nd = node.container == "ndarray" or (
                 self.arrays and node.container == "list" and isinstance(node.elem, ScalarN))
             flags = (F_TUPLE if node.container == "tuple" else 0) | (F_NDARRAY if nd else 0)
-            objs = (_dtype(node.elem.spec.code), node.elem.spec) if nd else ()
+            objs = (_dtype(node.elem.spec.code), node.elem.spec, _codegen._np_bytes) if nd else ()
             per = node.elem.spec.size if nd else max(1, element_min(node.elem, native))
-            return E(K_LIST, flags=flags, per=per, kids=(self.add(node.elem),), objs=objs)
+            return E(K_LIST, flags=flags, size=node.elem.spec.size if nd else 0, per=per,
+                     kids=(self.add(node.elem),), objs=objs)
         if isinstance(node, ArrayN):
             nd = node.container == "ndarray"
             flags = (F_TUPLE if node.container == "tuple" else 0) | (F_NDARRAY if nd else 0)
-            objs = (_dtype(node.elem.spec.code), node.elem.spec) if nd else ()
-            return E(K_ARRAY, flags=flags, n=node.n, kids=(self.add(node.elem),), objs=objs)
+            objs = (_dtype(node.elem.spec.code), node.elem.spec, _codegen._np_bytes) if nd else ()
+            return E(K_ARRAY, flags=flags, size=node.elem.spec.size if nd else 0, n=node.n,
+                     kids=(self.add(node.elem),), objs=objs)
         if isinstance(node, OptionalN):
             return E(K_OPTIONAL, kids=(self.add(node.inner),))
         if isinstance(node, VariantN):

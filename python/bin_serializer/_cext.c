@@ -81,7 +81,6 @@ static PyObject *Fail;           /* the private exception */
 static PyObject *VariantCls;     /* types.Variant */
 static PyObject *MonostateObj;   /* types.Monostate() */
 static PyObject *NdFrom;         /* fn(buf, dtype, n, pos) -> ndarray */
-static PyObject *NdBytes;        /* fn(value, dtype, spec) -> bytes */
 static PyObject *AsList;         /* fn(value) -> list/tuple */
 static PyObject *SetOrder;       /* fn(set) -> list in encoding order */
 static PyObject *Trailing;       /* raised by decode() with the end position */
@@ -219,8 +218,10 @@ static inline int read_count(Ctx *c, Py_ssize_t *ppos, Py_ssize_t per, Py_ssize_
     return 0;
 }
 
+/* numpy arrays (F_NDARRAY): o[0] dtype, o[1] element spec, o[2] fn(value,
+ * dtype, spec) -> bytes; size = bytes per element. */
 static PyObject *dec_ndarray(const Plan *p, Ctx *c, Py_ssize_t *ppos, Py_ssize_t n) {
-    Py_ssize_t esize = p->kids[0]->size;
+    Py_ssize_t esize = p->size;
     if (n > (c->end - *ppos) / (esize ? esize : 1)) FAIL_NULL();
     PyObject *r = PyObject_CallFunction(NdFrom, "OOnn", c->obj, p->o[0], n, *ppos);
     if (r) *ppos += n * esize;
@@ -394,6 +395,25 @@ static PyObject *dec_bitset(const Plan *p, Ctx *c, Py_ssize_t *ppos) {
     return _PyLong_FromByteArray(q, (size_t)size, 1, 0);
 }
 
+/* UTF-8 -> str; ASCII (the common case) is one scan and one copy. */
+static PyObject *decode_str(const char *s, Py_ssize_t n) {
+    Py_ssize_t i = 0;
+    const unsigned char *u = (const unsigned char *)s;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, u + i, 8);
+        if (w & 0x8080808080808080ULL) break;
+    }
+    for (; i < n; ++i) {
+        if (u[i] & 0x80) break;
+    }
+    if (i < n) return PyUnicode_DecodeUTF8(s, n, NULL);
+    PyObject *r = PyUnicode_New(n, 127);
+    if (r == NULL) return NULL;
+    memcpy(PyUnicode_1BYTE_DATA(r), s, (size_t)n);
+    return r;
+}
+
 static PyObject *dec(const Plan *p, Ctx *c, Py_ssize_t *ppos) {
     Py_ssize_t pos = *ppos;
     switch (p->kind) {
@@ -432,7 +452,7 @@ static PyObject *dec(const Plan *p, Ctx *c, Py_ssize_t *ppos) {
             Py_ssize_t n;
             if (read_count(c, &pos, 1, &n) < 0) return NULL;
             const char *s = (const char *)c->buf + pos;
-            PyObject *r = p->kind == K_STR ? PyUnicode_DecodeUTF8(s, n, NULL) : PyBytes_FromStringAndSize(s, n);
+            PyObject *r = p->kind == K_STR ? decode_str(s, n) : PyBytes_FromStringAndSize(s, n);
             if (r) *ppos = pos + n;
             return r;
         }
@@ -669,9 +689,13 @@ static int enc_items(const Plan *elem, PyObject *seq, Out *o) {
 }
 
 static int enc_ndarray(const Plan *p, PyObject *v, Out *o, int with_count, Py_ssize_t fixed_n) {
-    PyObject *b = PyObject_CallFunctionObjArgs(NdBytes, v, p->o[0], p->o[1], NULL);
+    PyObject *b = PyObject_CallFunctionObjArgs(p->o[2], v, p->o[0], p->o[1], NULL);
     if (b == NULL) return -1;
-    Py_ssize_t esize = p->kids[0]->size;
+    if (!PyBytes_Check(b)) {
+        Py_DECREF(b);
+        FAIL_INT();
+    }
+    Py_ssize_t esize = p->size;
     int rc;
     if (!with_count && PyBytes_GET_SIZE(b) != fixed_n * esize) {
         PyErr_SetNone(Fail);
@@ -700,13 +724,45 @@ static int enc_struct_fields(const Plan *p, PyObject *v, Out *o) {
         o->len = base + p->size;
         return 0;
     }
+    PyObject *dict = NULL;
+    if ((p->flags & F_FASTNEW) && Py_TYPE(v)->tp_dictoffset != 0) {
+        /* A plain dataclass instance: its fields are in its __dict__,
+         * normally in declaration order (__init__ stores them so); walk it
+         * instead of one attribute lookup per field. */
+        dict = PyObject_GenericGetDict(v, NULL);
+        if (dict == NULL) PyErr_Clear();
+    }
+    Py_ssize_t it = 0;
     for (Py_ssize_t i = 0; i < p->n; ++i) {
-        PyObject *x = PyObject_GetAttr(v, PyTuple_GET_ITEM(names, i));
-        if (x == NULL) return -1;
+        PyObject *name = PyTuple_GET_ITEM(names, i), *key, *x = NULL;
+        if (dict != NULL && PyDict_Next(dict, &it, &key, &x) && key == name) {
+            Py_INCREF(x);
+        } else {
+            if (dict != NULL) {
+                x = PyDict_GetItemWithError(dict, name);
+                Py_XINCREF(x);
+                it = PY_SSIZE_T_MAX; /* out of order: look the rest up */
+            }
+            if (x == NULL) {
+                if (PyErr_Occurred()) {
+                    Py_XDECREF(dict);
+                    return -1;
+                }
+                x = PyObject_GetAttr(v, name);
+                if (x == NULL) {
+                    Py_XDECREF(dict);
+                    return -1;
+                }
+            }
+        }
         int rc = enc(p->kids[i], x, o);
         Py_DECREF(x);
-        if (rc < 0) return -1;
+        if (rc < 0) {
+            Py_XDECREF(dict);
+            return -1;
+        }
     }
+    Py_XDECREF(dict);
     return 0;
 }
 
@@ -1233,20 +1289,97 @@ static PyTypeObject ProgramType = {
     .tp_new = Program_new,
 };
 
-/* init(fail, trailing, Variant, monostate, nd_from, nd_bytes, aslist, setorder) */
+/* ---------------------------------------------------------------------------------------------
+ * encode / decode entry points: the common call shapes (`encode(obj)`,
+ * `decode(cls, data)`, with an optional positional format) go straight to the
+ * Program cached for the class; anything else, and every failure, is handed
+ * to the Python implementation, which redoes the call and raises the precise
+ * error. The tables (format -> {class: Program}) are filled by api.py. */
+
+static PyObject *FastPortable, *FastNative; /* dict: hint -> Program */
+static PyObject *PyEncode, *PyDecode;       /* the Python implementations */
+static PyObject *StrPortable, *StrNative;
+
+static PyObject *pick_table(Py_ssize_t nargs, PyObject *const *args, Py_ssize_t fmt_at, PyObject *kwnames) {
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) return NULL;
+    if (FastPortable == NULL) return NULL;
+    if (nargs <= fmt_at) return FastPortable;
+    if (nargs > fmt_at + 1) return NULL;
+    PyObject *f = args[fmt_at];
+    if (f == StrPortable) return FastPortable;
+    if (f == StrNative) return FastNative;
+    if (!PyUnicode_CheckExact(f)) return NULL;
+    if (PyUnicode_Compare(f, StrPortable) == 0) return FastPortable;
+    if (PyUnicode_Compare(f, StrNative) == 0) return FastNative;
+    PyErr_Clear();
+    return NULL;
+}
+
+static PyObject *entry_encode(PyObject *mod, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    (void)mod;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs >= 1) {
+        PyObject *table = pick_table(nargs, args, 1, kwnames);
+        if (table != NULL) {
+            PyObject *prog = PyDict_GetItemWithError(table, (PyObject *)Py_TYPE(args[0]));
+            if (prog != NULL && Py_TYPE(prog) == &ProgramType) {
+                PyObject *r = Program_encode((Program *)prog, args[0]);
+                if (r != NULL) return r;
+            }
+            PyErr_Clear();
+        }
+    }
+    return PyObject_Vectorcall(PyEncode, args, (size_t)nargs, kwnames);
+}
+
+static PyObject *entry_decode(PyObject *mod, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+    (void)mod;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs >= 2) {
+        PyObject *table = pick_table(nargs, args, 2, kwnames);
+        if (table != NULL) {
+            PyObject *prog = PyDict_GetItemWithError(table, args[0]);
+            if (prog != NULL && Py_TYPE(prog) == &ProgramType) {
+                PyObject *r = Program_decode((Program *)prog, args[1]);
+                if (r != NULL) return r;
+            }
+            PyErr_Clear();
+        }
+    }
+    return PyObject_Vectorcall(PyDecode, args, (size_t)nargs, kwnames);
+}
+
+/* set_entries(portable_table, native_table, py_encode, py_decode) */
+static PyObject *mod_set_entries(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *a[4];
+    if (!PyArg_ParseTuple(args, "O!O!OO", &PyDict_Type, &a[0], &PyDict_Type, &a[1], &a[2], &a[3])) return NULL;
+    Py_XSETREF(FastPortable, Py_NewRef(a[0]));
+    Py_XSETREF(FastNative, Py_NewRef(a[1]));
+    Py_XSETREF(PyEncode, Py_NewRef(a[2]));
+    Py_XSETREF(PyDecode, Py_NewRef(a[3]));
+    Py_RETURN_NONE;
+}
+
+/* init(fail, trailing, Variant, monostate, nd_from, aslist, setorder) */
 static PyObject *mod_init(PyObject *mod, PyObject *args) {
     (void)mod;
-    PyObject *a[8];
-    if (!PyArg_ParseTuple(args, "OOOOOOOO", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7])) return NULL;
-    PyObject **slots[8] = {&Fail, &Trailing, &VariantCls, &MonostateObj, &NdFrom, &NdBytes, &AsList, &SetOrder};
-    for (int i = 0; i < 8; ++i) {
+    PyObject *a[7];
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6])) return NULL;
+    PyObject **slots[7] = {&Fail, &Trailing, &VariantCls, &MonostateObj, &NdFrom, &AsList, &SetOrder};
+    for (int i = 0; i < 7; ++i) {
         Py_XSETREF(*slots[i], Py_NewRef(a[i]));
     }
     Py_RETURN_NONE;
 }
 
 static PyMethodDef mod_methods[] = {
-    {"init", mod_init, METH_VARARGS, "init(fail, trailing, Variant, monostate, nd_from, nd_bytes, aslist, setorder)"},
+    {"set_entries", mod_set_entries, METH_VARARGS, "set_entries(portable_table, native_table, py_encode, py_decode)"},
+    {"encode", (PyCFunction)(void (*)(void))entry_encode, METH_FASTCALL | METH_KEYWORDS,
+     "encode(obj, format='portable', *, schema=None, arrays=False) -> bytes: one message"},
+    {"decode", (PyCFunction)(void (*)(void))entry_decode, METH_FASTCALL | METH_KEYWORDS,
+     "decode(cls, data, format='portable', *, allow_trailing=False, arrays=False): one message"},
+    {"init", mod_init, METH_VARARGS, "init(fail, trailing, Variant, monostate, nd_from, aslist, setorder)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moddef = {
@@ -1258,6 +1391,9 @@ PyMODINIT_FUNC PyInit__cext(void) {
     if (PyType_Ready(&ProgramType) < 0) return NULL;
     EmptyTuple = PyTuple_New(0);
     if (EmptyTuple == NULL) return NULL;
+    StrPortable = PyUnicode_InternFromString("portable");
+    StrNative = PyUnicode_InternFromString("native");
+    if (StrPortable == NULL || StrNative == NULL) return NULL;
     PyObject *m = PyModule_Create(&moddef);
     if (m == NULL) return NULL;
     Py_INCREF(&ProgramType);

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Annotated, Any, Iterator
 
 from . import _accel, _slow
 from ._codegen import Compiler, LITTLE_ENDIAN_HOST
 from ._schema import Node, build_node, layout
 from .errors import DecodeError, EncodeError, ErrorKind, SchemaError
+from .types import RecordsSpec
 
 __all__ = ["encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec", "backend",
-           "set_backend"]
+           "set_backend", "records_dtype"]
 
 FORMATS = ("portable", "native")
 
@@ -41,6 +42,8 @@ def set_backend(name: str) -> str:
     previous, _BACKEND = _BACKEND, name
     for table in _TABLES.values():
         table.clear()
+    for fast in _FAST.values():
+        fast.clear()
     return previous
 
 
@@ -149,6 +152,9 @@ class Codec:
 # dict.get keyed by the class itself.
 _TABLES: dict = {(f, a): {} for f in FORMATS for a in (False, True)}
 _PLAIN = {f: _TABLES[(f, False)] for f in FORMATS}
+# hint -> compiled Program, per format (plain codecs of the "c" backend only):
+# what the C entry points of encode()/decode() look up.
+_FAST: dict = {f: {} for f in FORMATS}
 
 
 def compile_codec(hint: Any, format: str = "portable", *, arrays: bool = False) -> Codec:
@@ -162,6 +168,8 @@ def compile_codec(hint: Any, format: str = "portable", *, arrays: bool = False) 
         return Codec(hint, format, arrays)
     if codec is None:
         codec = table[hint] = Codec(hint, format, arrays)
+        if codec.program is not None and not arrays:
+            _FAST[format][hint] = codec.program  # for the compiled encode/decode entry points
     return codec
 
 
@@ -227,6 +235,14 @@ def decode_from(cls: Any, data: Any, offset: int = 0, format: str = "portable", 
         return codec.fast_decode(buf, offset)
     except Exception as exc:  # noqa: BLE001
         codec.fail(buf, offset, exc)
+
+
+def records_dtype(cls: Any, format: str = "portable") -> Any:
+    """The numpy structured dtype that ``Records[cls]`` decodes to (and
+    encodes from): the record's wire layout in that format."""
+    from ._schema import records_dtype as _dtype
+    node = build_node(Annotated[Any, RecordsSpec(cls)])
+    return _dtype(node.elem, format == "native")
 
 
 _TRUNCATION = (ErrorKind.TRUNCATED, ErrorKind.LENGTH_EXCEEDS_INPUT)
@@ -368,3 +384,13 @@ def _rebase(err: DecodeError, base: int) -> None:
     if err.needed is not None:
         err.needed += base
     err.args = (err.kind, err.offset, err.path, err.detail)
+
+
+if _accel.available() and not TYPE_CHECKING:
+    # encode()/decode() as C functions: a cached compiled codec is called
+    # without going through Python; every other call (other arguments, a
+    # first use, any failure) runs the Python functions above.
+    _encode_py, _decode_py = encode, decode
+    _accel._cext.set_entries(_FAST["portable"], _FAST["native"], _encode_py, _decode_py)
+    encode = _accel._cext.encode  # noqa: F811
+    decode = _accel._cext.decode  # noqa: F811

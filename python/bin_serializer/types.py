@@ -37,7 +37,7 @@ from typing import Annotated, Any, NamedTuple
 __all__ = [
     "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64",
     "Scalar", "Fixed", "Array", "Bitset", "BitsetSpec", "Duration", "DurationSpec",
-    "Monostate", "Variant", "TaggedUnion", "TaggedSpec", "NDArray", "NDArraySpec",
+    "Monostate", "Variant", "TaggedUnion", "TaggedSpec", "NDArray", "NDArraySpec", "Records", "RecordsSpec",
 ]
 
 
@@ -212,6 +212,22 @@ class NDArray:
         if spec is None:
             raise TypeError(f"NDArray[T] needs a number marker such as f32, got {elem!r}")
         return Annotated[Any, NDArraySpec(spec)]
+
+
+@dataclasses.dataclass(frozen=True)
+class RecordsSpec:
+    record: type
+
+
+class Records:
+    """``Records[Tick]``: a ``std::vector<Tick>`` of a flat dataclass whose
+    fields are all numbers, decoded as one numpy structured array (no Python
+    object per record; requires numpy). ``Annotated[numpy.ndarray,
+    RecordsSpec(Tick)]`` is the same, in a form type checkers accept. Encoding
+    takes such an array (``bin_serializer.records_dtype(Tick)`` is its dtype)."""
+
+    def __class_getitem__(cls, record: Any) -> Any:
+        return Annotated[Any, RecordsSpec(record)]
 
 
 def _scalar_of(hint: Any) -> "Scalar | None":
