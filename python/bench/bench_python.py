@@ -216,7 +216,7 @@ def cases(with_numpy: bool) -> list:
     ]
     for name, cls, obj, to_l, from_l, to_d, from_d in specs:
         data = encode(obj)
-        assert decode(cls, data) == obj or cls is Person  # Person's f32 scores round
+        assert encode(decode(cls, data)) == data  # (f32 fields round, so compare bytes)
         pl, pd = packb(to_l(obj)), packb(to_d(obj))
         assert from_l(unpackb(pl)) == from_d(unpackb(pd))
         m = to_msgspec(obj)

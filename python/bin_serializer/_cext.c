@@ -160,6 +160,15 @@ static int store_scalar(char code, PyObject *v, uint8_t *p) {
         if (d == -1.0 && PyErr_Occurred()) return -1;
         return code == 'd' ? PyFloat_Pack8(d, (char *)p, 1) : PyFloat_Pack4(d, (char *)p, 1);
     }
+    int size = code_size(code);
+    int overflow = 0;
+    long long x;
+    if (PyLong_CheckExact(v)) { /* the common case: no __index__, no new reference */
+        x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (x == -1 && PyErr_Occurred()) return -1;
+        if (!overflow) goto range;
+        if (code != 'Q') FAIL_INT();
+    }
     PyObject *idx = v;
     if (!PyLong_Check(v)) {
         if (!PyIndex_Check(v)) FAIL_INT();
@@ -168,20 +177,24 @@ static int store_scalar(char code, PyObject *v, uint8_t *p) {
     } else {
         Py_INCREF(idx);
     }
-    int size = code_size(code);
     if (code == 'Q') {
-        unsigned long long x = PyLong_AsUnsignedLongLong(idx);
+        unsigned long long u = PyLong_AsUnsignedLongLong(idx);
         Py_DECREF(idx);
-        if (x == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-        st_le(p, x, 8);
+        if (u == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        st_le(p, u, 8);
         return 0;
     }
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(idx, &overflow);
+    x = PyLong_AsLongLongAndOverflow(idx, &overflow);
     Py_DECREF(idx);
     if (x == -1 && PyErr_Occurred()) return -1;
     if (overflow) FAIL_INT();
+range:;
     long long lo, hi;
+    if (code == 'Q') {
+        if (x < 0) FAIL_INT();
+        st_le(p, (uint64_t)x, 8);
+        return 0;
+    }
     switch (code) {
         case 'B': lo = 0; hi = 0xFF; break;
         case 'H': lo = 0; hi = 0xFFFF; break;
@@ -755,7 +768,15 @@ static int enc_struct_fields(const Plan *p, PyObject *v, Out *o) {
                 }
             }
         }
-        int rc = enc(p->kids[i], x, o);
+        const Plan *k = p->kids[i];
+        int rc;
+        if (k->kind == K_SCALAR) { /* inline: most fields are numbers */
+            rc = reserve(o, k->size);
+            if (rc == 0) rc = store_scalar(k->code, x, o->p + o->len);
+            if (rc == 0) o->len += k->size;
+        } else {
+            rc = enc(k, x, o);
+        }
         Py_DECREF(x);
         if (rc < 0) {
             Py_XDECREF(dict);
