@@ -368,6 +368,8 @@ class _Builder:
             if isinstance(inner, ListN):
                 return ArrayN(inner.elem, fixed.n, inner.container)
             raise SchemaError(f"Fixed(n) applies to list[T] / tuple[T, ...], not {base!r}")
+        if scalar is None and duration:  # Annotated[int, DurationOf(i64)]
+            scalar = next(m.rep for m in metas if isinstance(m, DurationSpec))
         if scalar is not None:
             if base not in (int, float):
                 raise SchemaError(f"number marker {scalar.name} on {base!r}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, Iterator
+from typing import TYPE_CHECKING, Annotated, Any, Iterator, TypeVar, overload
 
 from . import _accel, _slow
 from ._codegen import Compiler, LITTLE_ENDIAN_HOST
@@ -17,6 +17,8 @@ __all__ = ["encode", "decode", "decode_from", "iter_decode", "compile_codec", "C
 FORMATS = ("portable", "native")
 
 _COMPILERS: dict = {}
+
+T = TypeVar("T")
 
 # "c": the compiled codec (bin_serializer._cext), when it was built and not
 # disabled with BIN_SERIALIZER_PURE_PYTHON=1; "python": the generated-Python
@@ -206,6 +208,12 @@ def encode(obj: Any, format: str = "portable", *, schema: Any = None, arrays: bo
     return _lookup(hint, format, arrays).encode(obj)
 
 
+@overload
+def decode(cls: "type[T]", data: Any, format: str = "portable", *, allow_trailing: bool = False,
+           arrays: bool = False) -> T: ...
+@overload
+def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: bool = False,
+           arrays: bool = False) -> Any: ...
 def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: bool = False,
            arrays: bool = False) -> Any:
     """Decodes one message of type `cls` from `data` (bytes-like). The whole
@@ -224,6 +232,12 @@ def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: boo
     return value
 
 
+@overload
+def decode_from(cls: "type[T]", data: Any, offset: int = 0, format: str = "portable", *,
+                arrays: bool = False) -> "tuple[T, int]": ...
+@overload
+def decode_from(cls: Any, data: Any, offset: int = 0, format: str = "portable", *,
+                arrays: bool = False) -> "tuple[Any, int]": ...
 def decode_from(cls: Any, data: Any, offset: int = 0, format: str = "portable", *,
                 arrays: bool = False) -> "tuple[Any, int]":
     """Decodes one message starting at `offset`; returns (value, offset after it)."""
@@ -248,6 +262,14 @@ def records_dtype(cls: Any, format: str = "portable") -> Any:
 _TRUNCATION = (ErrorKind.TRUNCATED, ErrorKind.LENGTH_EXCEEDS_INPUT)
 
 
+@overload
+def iter_decode(cls: "type[T]", source: Any, format: str = "portable", *, arrays: bool = False,
+                chunk_size: int = 1 << 20, max_message_size: "int | None" = None,
+                batch: int = 4096) -> Iterator[T]: ...
+@overload
+def iter_decode(cls: Any, source: Any, format: str = "portable", *, arrays: bool = False,
+                chunk_size: int = 1 << 20, max_message_size: "int | None" = None,
+                batch: int = 4096) -> Iterator[Any]: ...
 def iter_decode(cls: Any, source: Any, format: str = "portable", *, arrays: bool = False,
                 chunk_size: int = 1 << 20, max_message_size: "int | None" = None,
                 batch: int = 4096) -> Iterator[Any]:
