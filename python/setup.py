@@ -6,12 +6,15 @@ its generated-Python codec. Build products (build/, *.egg-info) go to a
 temporary directory, never into the source tree.
 """
 
+import atexit
 import os
+import shutil
 import tempfile
 
 from setuptools import Extension, setup
 
 _scratch = tempfile.mkdtemp(prefix="bin_serializer-build-")
+atexit.register(shutil.rmtree, _scratch, True)
 
 ext_modules = []
 if os.environ.get("BIN_SERIALIZER_NO_EXTENSION", "") in ("", "0"):
