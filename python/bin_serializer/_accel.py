@@ -120,7 +120,7 @@ class _Builder:
         if isinstance(node, EnumN):
             if node.is_flag:
                 return E(K_FLAG, code=node.spec.code, size=node.spec.size, objs=(node.cls,))
-            return E(K_ENUM, code=node.spec.code, size=node.spec.size, objs=(node.members,))
+            return E(K_ENUM, code=node.spec.code, size=node.spec.size, objs=(node.members, node.cls))
         if isinstance(node, BitsetN):
             return E(K_BITSET, size=node.size(native), n=node.n)
         if isinstance(node, StrN):

@@ -163,7 +163,7 @@ static int store_scalar(char code, PyObject *v, uint8_t *p) {
     int size = code_size(code);
     int overflow = 0;
     long long x;
-    if (PyLong_CheckExact(v)) { /* the common case: no __index__, no new reference */
+    if (PyLong_Check(v)) { /* the common case (int, bool, IntEnum): no __index__, no new reference */
         x = PyLong_AsLongLongAndOverflow(v, &overflow);
         if (x == -1 && PyErr_Occurred()) return -1;
         if (!overflow) goto range;
@@ -839,7 +839,9 @@ static int enc(const Plan *p, PyObject *v, Out *o) {
             return put(o, &b, 1);
         }
         case K_ENUM: {
-            int in = PyDict_Contains(p->o[0], v);
+            /* an instance of the enum class is a member (and an IntEnum's
+             * __hash__ runs Python code: skip the dict for it) */
+            int in = (PyObject *)Py_TYPE(v) == p->o[1] ? 1 : PyDict_Contains(p->o[0], v);
             if (in <= 0) {
                 if (in == 0) PyErr_SetNone(Fail);
                 return -1;
@@ -1159,6 +1161,26 @@ static PyObject *Program_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return (PyObject *)self;
 }
 
+/* The cyclic GC is paused while one message is decoded: a decode makes many
+ * container objects (instances, lists) and none of them is garbage yet, so
+ * collections triggered by the allocation count would only walk them. The
+ * count still grows; the next collection happens after the decode. */
+static inline int gc_pause(void) {
+#if PY_VERSION_HEX >= 0x030A0000
+    return PyGC_Disable();
+#else
+    return 0;
+#endif
+}
+
+static inline void gc_resume(int was_enabled) {
+#if PY_VERSION_HEX >= 0x030A0000
+    if (was_enabled) PyGC_Enable();
+#else
+    (void)was_enabled;
+#endif
+}
+
 static int get_buffer(PyObject *obj, Py_buffer *view, Ctx *c) {
     if (PyBytes_CheckExact(obj)) {
         view->obj = NULL;
@@ -1192,7 +1214,9 @@ static PyObject *Program_decode_from(Program *self, PyObject *const *args, Py_ss
         release_buffer(&view);
         FAIL_NULL();
     }
+    int gc = gc_pause();
     PyObject *v = dec(self->root, &c, &pos);
+    gc_resume(gc);
     release_buffer(&view);
     if (v == NULL) return NULL;
     PyObject *p = PyLong_FromSsize_t(pos);
@@ -1213,7 +1237,9 @@ static PyObject *Program_decode(Program *self, PyObject *buf) {
     Ctx c;
     if (get_buffer(buf, &view, &c) < 0) return NULL;
     Py_ssize_t pos = 0;
+    int gc = gc_pause();
     PyObject *v = dec(self->root, &c, &pos);
+    gc_resume(gc);
     Py_ssize_t end = c.end;
     release_buffer(&view);
     if (v != NULL && pos != end) {
@@ -1245,6 +1271,7 @@ static PyObject *Program_decode_many(Program *self, PyObject *const *args, Py_ss
     if (pos < 0 || n < 0 || pos > c.end || n > (c.end - pos) / self->fixed_size) {
         PyErr_SetNone(Fail);
     } else if ((r = PyList_New(n)) != NULL) {
+        int gc = gc_pause();
         for (Py_ssize_t i = 0; i < n; ++i) {
             PyObject *x = dec(self->root, &c, &pos);
             if (x == NULL) {
@@ -1253,6 +1280,7 @@ static PyObject *Program_decode_many(Program *self, PyObject *const *args, Py_ss
             }
             PyList_SET_ITEM(r, i, x);
         }
+        gc_resume(gc);
     }
     release_buffer(&view);
     return r;
@@ -1338,11 +1366,19 @@ static PyObject *pick_table(Py_ssize_t nargs, PyObject *const *args, Py_ssize_t 
 
 static PyObject *entry_encode(PyObject *mod, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
     (void)mod;
+    int kwnames_ok = 0;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *hint = nargs >= 1 ? (PyObject *)Py_TYPE(args[0]) : NULL;
+    if (nargs >= 1 && kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 1 &&
+        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "schema") == 0) {
+        hint = args[nargs]; /* encode(value, [format,] schema=hint) */
+        if (hint == Py_None) hint = (PyObject *)Py_TYPE(args[0]);
+        kwnames_ok = 1;
+    }
     if (nargs >= 1) {
-        PyObject *table = pick_table(nargs, args, 1, kwnames);
+        PyObject *table = pick_table(nargs, args, 1, kwnames_ok ? NULL : kwnames);
         if (table != NULL) {
-            PyObject *prog = PyDict_GetItemWithError(table, (PyObject *)Py_TYPE(args[0]));
+            PyObject *prog = PyDict_GetItemWithError(table, hint);
             if (prog != NULL && Py_TYPE(prog) == &ProgramType) {
                 PyObject *r = Program_encode((Program *)prog, args[0]);
                 if (r != NULL) return r;
