@@ -5,12 +5,14 @@ encoded by both codecs (same bytes, or the same EncodeError), and their
 encodings, mutated (bytes flipped, cut, inserted, random garbage), are
 decoded by both: the same value (compared by its Python-codec encoding, so
 NaNs compare), or the same DecodeError kind, offset and path. Runs once (in
-the "c" pass of the suite) and only when the extension is built.
+the "c" pass of the suite) and only when the extension is built;
+BIN_SERIALIZER_FUZZ_ROUNDS=n for a longer run (e.g. under ASan, see README).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
 import struct
 import sys
@@ -25,7 +27,7 @@ from schemas import Car, Everything, Flags, Node, Outer, Pad, Person, Tick
 from test_message import LimitsPy, ProfileV1, ProfileV2, ProfileV3
 
 SEED = 20261123
-ROUNDS = 60  # random values per schema and format
+ROUNDS = int(os.environ.get("BIN_SERIALIZER_FUZZ_ROUNDS", "60"))  # random values per schema and format
 MUTATIONS = 12  # mutated inputs per value
 
 SCHEMAS = [Person, Car, Everything, Tick, Flags, Node, Outer, Pad, LimitsPy, ProfileV1, ProfileV2, ProfileV3,
