@@ -37,7 +37,7 @@ else:
 K_SCALAR, K_BOOL, K_ENUM, K_FLAG, K_BITSET, K_STR, K_BYTES, K_LIST, K_ARRAY = range(9)
 K_OPTIONAL, K_VARIANT, K_MONOSTATE, K_TUPLE, K_MAP, K_SET, K_STRUCT, K_EVOLVABLE = range(9, 17)
 
-F_TUPLE, F_FROZEN, F_TAGGED, F_PADDED, F_FASTNEW, F_NDARRAY = 1, 2, 4, 8, 16, 32
+F_TUPLE, F_FROZEN, F_TAGGED, F_PADDED, F_FASTNEW, F_NDARRAY, F_SLOTS = 1, 2, 4, 8, 16, 32, 64
 
 _DTYPES = {"B": "u1", "H": "u2", "I": "u4", "Q": "u8", "b": "i1", "h": "i2", "i": "i4", "q": "i8",
            "f": "f4", "d": "f8"}
@@ -88,6 +88,22 @@ def fast_construct_ok(cls: type, names: list) -> bool:
     if list(code.co_varnames[1:argc]) != list(names):
         return False
     return True
+
+
+def slot_offsets(cls: type, names: list) -> "tuple | None":
+    """The instance offsets of the fields when every one is a plain
+    ``__slots__`` member (``@dataclass(slots=True)``) and instances have no
+    ``__dict__``; else None."""
+    if "__dict__" in dir(cls) or type(cls) is not type:
+        return None
+    out = []
+    for name in names:
+        descr = next((base.__dict__[name] for base in cls.__mro__ if name in base.__dict__), None)
+        off = _cext.slot_offset(descr) if descr is not None else None
+        if off is None:
+            return None
+        out.append(off)
+    return tuple(out)
 
 
 class _Builder:
@@ -193,10 +209,14 @@ class _Builder:
                 at += sub.size
             offsets = tuple(offs)
             size = layout(node, True).size
+        slots = None
         if fast_construct_ok(node.cls, names):
             flags |= F_FASTNEW
+            slots = slot_offsets(node.cls, names)
+            if slots is not None:
+                flags |= F_SLOTS
         return _entry(K_STRUCT, flags=flags, size=size, n=len(names), kids=kids, offsets=offsets, order=order,
-                      npos=len(pos_idx), objs=(node.cls, inames, kwnames))
+                      npos=len(pos_idx), objs=(node.cls, inames, kwnames, slots))
 
 
 def _entry(kind: int, *, flags: int = 0, code: str = "", size: int = 0, n: int = 0, per: int = 1,

@@ -19,6 +19,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <string.h>
 #include <stdint.h>
 
@@ -59,6 +60,7 @@ enum {
   F_PADDED = 8,   /* struct: native memory image, fields at offsets, size bytes */
   F_FASTNEW = 16, /* struct: build with object.__new__ + attribute stores */
   F_NDARRAY = 32, /* list/array of numbers as a numpy array */
+  F_SLOTS = 64,   /* struct: every field is a __slots__ member at slot_at[i] */
 };
 
 typedef struct Plan {
@@ -73,6 +75,7 @@ typedef struct Plan {
   Py_ssize_t* offsets; /* padded struct: field offsets */
   Py_ssize_t* order;   /* struct built by calling the class: field index of each argument */
   Py_ssize_t npos;     /* ... of which the first npos are positional */
+  Py_ssize_t* slot_at; /* F_SLOTS: byte offset of each field's slot in the instance */
   PyObject* o[5];      /* kind-specific objects (see _accel.py) */
 } Plan;
 
@@ -309,6 +312,17 @@ static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t 
 static PyObject* construct(const Plan* p, PyObject** vals) {
   PyObject* cls = p->o[0];
   Py_ssize_t n = p->n;
+  if ((p->flags & (F_FASTNEW | F_SLOTS)) == (F_FASTNEW | F_SLOTS)) {
+    /* __slots__ dataclass: the instance is its slots; fill them in place */
+    PyTypeObject* tp = (PyTypeObject*)cls;
+    PyObject* obj = tp->tp_alloc(tp, 0);
+    if (obj == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject** slot = (PyObject**)((char*)obj + p->slot_at[i]);
+      Py_XSETREF(*slot, Py_NewRef(vals[i]));
+    }
+    return obj;
+  }
   if (p->flags & F_FASTNEW) {
     PyObject* obj = PyBaseObject_Type.tp_new((PyTypeObject*)cls, EmptyTuple, NULL);
     if (obj == NULL) return NULL;
@@ -770,6 +784,28 @@ static int enc_struct_fields(const Plan* p, PyObject* v, Out* o) {
     o->len = base + p->size;
     return 0;
   }
+  if ((p->flags & F_SLOTS) && (PyObject*)Py_TYPE(v) == p->o[0]) {
+    for (Py_ssize_t i = 0; i < p->n; ++i) {
+      PyObject* x = *(PyObject**)((char*)v + p->slot_at[i]);
+      if (x == NULL) { /* an unset slot: getattr would raise */
+        PyErr_SetObject(PyExc_AttributeError, PyTuple_GET_ITEM(names, i));
+        return -1;
+      }
+      Py_INCREF(x);
+      const Plan* k = p->kids[i];
+      int rc;
+      if (k->kind == K_SCALAR) {
+        rc = reserve(o, k->size);
+        if (rc == 0) rc = store_scalar(k->code, x, o->p + o->len);
+        if (rc == 0) o->len += k->size;
+      } else {
+        rc = enc(k, x, o);
+      }
+      Py_DECREF(x);
+      if (rc < 0) return -1;
+    }
+    return 0;
+  }
   PyObject* dict = NULL;
   if ((p->flags & F_FASTNEW) && Py_TYPE(v)->tp_dictoffset != 0) {
     /* A plain dataclass instance: its fields are in its __dict__,
@@ -1087,6 +1123,7 @@ static void Program_dealloc(Program* self) {
       PyMem_Free(self->plans[i].kids);
       PyMem_Free(self->plans[i].offsets);
       PyMem_Free(self->plans[i].order);
+      PyMem_Free(self->plans[i].slot_at);
     }
     PyMem_Free(self->plans);
   }
@@ -1187,6 +1224,24 @@ static PyObject* Program_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
       return NULL;
     }
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(objs); ++k) p->o[k] = PyTuple_GET_ITEM(objs, k);
+    if (p->flags & F_SLOTS) {
+      Py_ssize_t ns = 0;
+      if (p->kind != K_STRUCT || !p->o[3] || !(p->slot_at = ssize_array(p->o[3], &ns)) ||
+          ns != p->n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad slot offsets");
+        Py_DECREF(self);
+        return NULL;
+      }
+      for (Py_ssize_t k = 0; k < ns; ++k) {
+        if (p->slot_at[k] < (Py_ssize_t)sizeof(PyObject) ||
+            p->slot_at[k] >
+                ((PyTypeObject*)p->o[0])->tp_basicsize - (Py_ssize_t)sizeof(PyObject*)) {
+          PyErr_SetString(PyExc_ValueError, "slot offset outside the instance");
+          Py_DECREF(self);
+          return NULL;
+        }
+      }
+    }
     if ((p->kind == K_STRUCT || p->kind == K_EVOLVABLE) && (nk != p->n || !p->o[1] || !p->o[2])) {
       PyErr_SetString(PyExc_ValueError, "bad struct plan");
       Py_DECREF(self);
@@ -1471,7 +1526,17 @@ static PyObject* mod_init(PyObject* mod, PyObject* args) {
   Py_RETURN_NONE;
 }
 
+/* slot_offset(descriptor) -> byte offset of a writable object __slots__ member, or None */
+static PyObject* mod_slot_offset(PyObject* mod, PyObject* d) {
+  (void)mod;
+  if (Py_TYPE(d) != &PyMemberDescr_Type) Py_RETURN_NONE;
+  PyMemberDef* m = ((PyMemberDescrObject*)d)->d_member;
+  if (m->type != T_OBJECT_EX || (m->flags & READONLY)) Py_RETURN_NONE;
+  return PyLong_FromSsize_t(m->offset);
+}
+
 static PyMethodDef mod_methods[] = {
+    {"slot_offset", mod_slot_offset, METH_O, "slot_offset(member_descriptor) -> offset or None"},
     {"set_entries", mod_set_entries, METH_VARARGS,
      "set_entries(portable_table, native_table, py_encode, py_decode)"},
     {"encode", (PyCFunction)(void (*)(void))entry_encode, METH_FASTCALL | METH_KEYWORDS,

@@ -23,7 +23,7 @@ from bin_serializer import DecodeError, EncodeError, api
 from bin_serializer._schema import (ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, MapN, MonostateN, OptionalN,
                                     ScalarN, SetN, StrN, StructN, TupleN, VariantN)
 from bin_serializer.types import Monostate, Variant
-from schemas import Car, Everything, Flags, Node, Outer, Pad, Person, Tick
+from schemas import BookSlots, Car, Everything, Flags, Node, Outer, Pad, Person, PersonSlots, Tick, TickSlots
 from test_message import LimitsPy, ProfileV1, ProfileV2, ProfileV3
 
 SEED = 20261123
@@ -31,7 +31,7 @@ ROUNDS = int(os.environ.get("BIN_SERIALIZER_FUZZ_ROUNDS", "60"))  # random value
 MUTATIONS = 12  # mutated inputs per value
 
 SCHEMAS = [Person, Car, Everything, Tick, Flags, Node, Outer, Pad, LimitsPy, ProfileV1, ProfileV2, ProfileV3,
-           list[Tick], dict[str, list[Person]], tuple[Node, ...]]
+           list[Tick], dict[str, list[Person]], tuple[Node, ...], PersonSlots, TickSlots, BookSlots]
 
 
 def codecs(hint, fmt):
