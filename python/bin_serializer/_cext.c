@@ -20,6 +20,10 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#if PY_VERSION_HEX < 0x030B0000
+#include <longintrepr.h>
+#endif
+#include <math.h>
 #include <string.h>
 #include <stdint.h>
 
@@ -159,21 +163,83 @@ static PyObject* load_scalar(char code, const uint8_t* p) {
   return NULL;
 }
 
+/* The value of an int that fits in one internal digit (most field values),
+ * without a call; 0 when it does not. */
+static inline int small_long(PyObject* v, long long* out) {
+#if PY_VERSION_HEX >= 0x030C0000
+  if (!PyUnstable_Long_IsCompact((PyLongObject*)v)) return 0;
+  *out = (long long)PyUnstable_Long_CompactValue((PyLongObject*)v);
+  return 1;
+#else
+  Py_ssize_t size = Py_SIZE(v);
+  if (size < -1 || size > 1) return 0;
+  *out = size * (long long)((PyLongObject*)v)->ob_digit[0];
+  return 1;
+#endif
+}
+
+/* An integer that passed its range check, stored with a constant width. */
+static inline int store_int(char code, long long x, uint8_t* p) {
+  switch (code) {
+  case 'B':
+    if ((unsigned long long)x > 0xFFu) FAIL_INT();
+    p[0] = (uint8_t)x;
+    return 0;
+  case 'b':
+    if (x < -0x80 || x > 0x7F) FAIL_INT();
+    p[0] = (uint8_t)x;
+    return 0;
+  case 'H':
+    if ((unsigned long long)x > 0xFFFFu) FAIL_INT();
+    st_le(p, (uint64_t)x, 2);
+    return 0;
+  case 'h':
+    if (x < -0x8000 || x > 0x7FFF) FAIL_INT();
+    st_le(p, (uint64_t)x, 2);
+    return 0;
+  case 'I':
+    if ((unsigned long long)x > 0xFFFFFFFFu) FAIL_INT();
+    st_le(p, (uint64_t)x, 4);
+    return 0;
+  case 'i':
+    if (x < -0x80000000LL || x > 0x7FFFFFFFLL) FAIL_INT();
+    st_le(p, (uint64_t)x, 4);
+    return 0;
+  case 'Q':
+    if (x < 0) FAIL_INT();
+    st_le(p, (uint64_t)x, 8);
+    return 0;
+  default: /* 'q' */ st_le(p, (uint64_t)x, 8); return 0;
+  }
+}
+
 /* Stores v as `code` (struct-module semantics: integers via __index__ and
  * range-checked, floats via __float__, f32 overflow refused). */
 static int store_scalar(char code, PyObject* v, uint8_t* p) {
   if (code == 'd' || code == 'f') {
     double d = PyFloat_CheckExact(v) ? PyFloat_AS_DOUBLE(v) : PyFloat_AsDouble(v);
     if (d == -1.0 && PyErr_Occurred()) return -1;
+#if PY_LITTLE_ENDIAN && defined(__STDC_IEC_559__)
+    if (d == d) { /* not NaN: what PyFloat_Pack4/8 do on an IEEE little-endian host */
+      if (code == 'd') {
+        memcpy(p, &d, 8);
+        return 0;
+      }
+      float f = (float)d;
+      if (isinf(f) && !isinf(d)) FAIL_INT(); /* too large for f32 (struct raises OverflowError) */
+      memcpy(p, &f, 4);
+      return 0;
+    }
+#endif
     return code == 'd' ? PyFloat_Pack8(d, (char*)p, 1) : PyFloat_Pack4(d, (char*)p, 1);
   }
-  int size = code_size(code);
   int overflow = 0;
   long long x;
   if (PyLong_Check(v)) { /* the common case (int, bool, IntEnum): no __index__, no new reference */
+    if (small_long(v, &x)) return store_int(code, x, p);
     x = PyLong_AsLongLongAndOverflow(v, &overflow);
     if (x == -1 && PyErr_Occurred()) return -1;
-    if (!overflow) goto range;
+    if (!overflow) return store_int(code, x, p);
     if (code != 'Q') FAIL_INT();
   }
   PyObject* idx = v;
@@ -195,46 +261,7 @@ static int store_scalar(char code, PyObject* v, uint8_t* p) {
   Py_DECREF(idx);
   if (x == -1 && PyErr_Occurred()) return -1;
   if (overflow) FAIL_INT();
-range:;
-  long long lo, hi;
-  if (code == 'Q') {
-    if (x < 0) FAIL_INT();
-    st_le(p, (uint64_t)x, 8);
-    return 0;
-  }
-  switch (code) {
-  case 'B':
-    lo = 0;
-    hi = 0xFF;
-    break;
-  case 'H':
-    lo = 0;
-    hi = 0xFFFF;
-    break;
-  case 'I':
-    lo = 0;
-    hi = 0xFFFFFFFFLL;
-    break;
-  case 'b':
-    lo = -0x80;
-    hi = 0x7F;
-    break;
-  case 'h':
-    lo = -0x8000;
-    hi = 0x7FFF;
-    break;
-  case 'i':
-    lo = -0x80000000LL;
-    hi = 0x7FFFFFFFLL;
-    break;
-  default:
-    lo = INT64_MIN;
-    hi = INT64_MAX;
-    break;
-  }
-  if (x < lo || x > hi) FAIL_INT();
-  st_le(p, (uint64_t)x, size);
-  return 0;
+  return store_int(code, x, p);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -960,13 +987,20 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
         FAIL_INT();
       }
     }
-    int rc = put_u(o, (uint64_t)PySequence_Fast_GET_SIZE(seq), 8);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    /* every element takes at least `per` bytes: one allocation up front */
+    int rc = (n <= PY_SSIZE_T_MAX / 2 / p->per) ? reserve(o, 8 + n * p->per) : 0;
+    if (rc == 0) rc = put_u(o, (uint64_t)n, 8);
     if (rc == 0) rc = enc_items(p->kids[0], seq, o);
     Py_DECREF(seq);
     return rc;
   }
   case K_ARRAY: {
     if (p->flags & F_NDARRAY) return enc_ndarray(p, v, o, 0, p->n);
+    if (PyList_CheckExact(v) || PyTuple_CheckExact(v)) {
+      if (PySequence_Fast_GET_SIZE(v) != p->n) FAIL_INT();
+      return enc_items(p->kids[0], v, o);
+    }
     Py_ssize_t len = PyObject_Size(v);
     if (len < 0) return -1;
     if (len != p->n) FAIL_INT();
