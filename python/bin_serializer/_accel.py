@@ -37,7 +37,7 @@ else:
 K_SCALAR, K_BOOL, K_ENUM, K_FLAG, K_BITSET, K_STR, K_BYTES, K_LIST, K_ARRAY = range(9)
 K_OPTIONAL, K_VARIANT, K_MONOSTATE, K_TUPLE, K_MAP, K_SET, K_STRUCT, K_EVOLVABLE = range(9, 17)
 
-F_TUPLE, F_FROZEN, F_TAGGED, F_PADDED, F_FASTNEW, F_NDARRAY, F_SLOTS = 1, 2, 4, 8, 16, 32, 64
+F_TUPLE, F_FROZEN, F_TAGGED, F_PADDED, F_FASTNEW, F_NDARRAY, F_SLOTS, F_RECURSIVE = 1, 2, 4, 8, 16, 32, 64, 128
 
 _DTYPES = {"B": "u1", "H": "u2", "I": "u4", "Q": "u8", "b": "i1", "h": "i2", "i": "i4", "q": "i8",
            "f": "f4", "d": "f8"}
@@ -88,6 +88,36 @@ def fast_construct_ok(cls: type, names: list) -> bool:
     if list(code.co_varnames[1:argc]) != list(names):
         return False
     return True
+
+
+def _children(node: Node) -> list:
+    if isinstance(node, (ListN, ArrayN, SetN)):
+        return [node.elem]
+    if isinstance(node, OptionalN):
+        return [node.inner]
+    if isinstance(node, VariantN):
+        return list(node.alts)
+    if isinstance(node, TupleN):
+        return list(node.elems)
+    if isinstance(node, MapN):
+        return [node.key, node.value]
+    if isinstance(node, StructN):
+        return [f for _, f in node.fields]
+    return []
+
+
+def _contains(node: Node, target: Node) -> bool:
+    """Whether `target` occurs inside `node` (a recursive schema when node is target)."""
+    seen: set = set()
+    stack = _children(node)
+    while stack:
+        n = stack.pop()
+        if n is target:
+            return True
+        if id(n) not in seen:
+            seen.add(id(n))
+            stack.extend(_children(n))
+    return False
 
 
 def slot_offsets(cls: type, names: list) -> "tuple | None":
@@ -195,7 +225,7 @@ class _Builder:
             default = (lambda i, _node=node: _evolution.default_of(_node, i))
             return _entry(K_EVOLVABLE, n=len(names), kids=kids, order=order, npos=len(pos_idx),
                           objs=(node.cls, inames, kwnames, frozenset(node.versions), default))
-        flags = 0
+        flags = F_RECURSIVE if _contains(node, node) else 0
         offsets: tuple = ()
         size = 0
         if self.native and cxx_trivially_copyable(node):
@@ -215,6 +245,9 @@ class _Builder:
             slots = slot_offsets(node.cls, names)
             if slots is not None:
                 flags |= F_SLOTS
+                lay = layout(node, self.native)
+                if not flags & F_PADDED and lay is not None:
+                    size = lay.size  # the encoding's fixed size, reserved at once
         return _entry(K_STRUCT, flags=flags, size=size, n=len(names), kids=kids, offsets=offsets, order=order,
                       npos=len(pos_idx), objs=(node.cls, inames, kwnames, slots))
 

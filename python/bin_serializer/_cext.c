@@ -58,13 +58,14 @@ enum {
 
 /* Plan flags. */
 enum {
-  F_TUPLE = 1,    /* list/array container is a tuple */
-  F_FROZEN = 2,   /* frozenset */
-  F_TAGGED = 4,   /* variant values are Variant(index, value) */
-  F_PADDED = 8,   /* struct: native memory image, fields at offsets, size bytes */
-  F_FASTNEW = 16, /* struct: build with object.__new__ + attribute stores */
-  F_NDARRAY = 32, /* list/array of numbers as a numpy array */
-  F_SLOTS = 64,   /* struct: every field is a __slots__ member at slot_at[i] */
+  F_TUPLE = 1,       /* list/array container is a tuple */
+  F_FROZEN = 2,      /* frozenset */
+  F_TAGGED = 4,      /* variant values are Variant(index, value) */
+  F_PADDED = 8,      /* struct: native memory image, fields at offsets, size bytes */
+  F_FASTNEW = 16,    /* struct: build with object.__new__ + attribute stores */
+  F_NDARRAY = 32,    /* list/array of numbers as a numpy array */
+  F_SLOTS = 64,      /* struct: every field is a __slots__ member at slot_at[i] */
+  F_RECURSIVE = 128, /* struct: contains itself (guard the C stack) */
 };
 
 typedef struct Plan {
@@ -666,6 +667,8 @@ static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
     return NULL;
   }
   case K_STRUCT:
+    if (!(p->flags & F_RECURSIVE)) return dec_struct(p, c, ppos); /* depth bounded by the schema */
+    /* fall through */
   case K_EVOLVABLE: {
     if (Py_EnterRecursiveCall(" in bin_serializer decode")) return NULL;
     PyObject* r = p->kind == K_STRUCT ? dec_struct(p, c, ppos) : dec_evolvable(p, c, ppos);
@@ -812,6 +815,9 @@ static int enc_struct_fields(const Plan* p, PyObject* v, Out* o) {
     return 0;
   }
   if ((p->flags & F_SLOTS) && (PyObject*)Py_TYPE(v) == p->o[0]) {
+    /* size: the fixed encoded size when there is one (reserved once) */
+    int fixed = p->size > 0;
+    if (fixed && reserve(o, p->size) < 0) return -1;
     for (Py_ssize_t i = 0; i < p->n; ++i) {
       PyObject* x = *(PyObject**)((char*)v + p->slot_at[i]);
       if (x == NULL) { /* an unset slot: getattr would raise */
@@ -822,7 +828,7 @@ static int enc_struct_fields(const Plan* p, PyObject* v, Out* o) {
       const Plan* k = p->kids[i];
       int rc;
       if (k->kind == K_SCALAR) {
-        rc = reserve(o, k->size);
+        rc = fixed ? 0 : reserve(o, k->size);
         if (rc == 0) rc = store_scalar(k->code, x, o->p + o->len);
         if (rc == 0) o->len += k->size;
       } else {
@@ -1113,6 +1119,7 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
         return -1;
       }
     }
+    if (p->kind == K_STRUCT && !(p->flags & F_RECURSIVE)) return enc_struct_fields(p, v, o);
     if (Py_EnterRecursiveCall(" in bin_serializer encode")) return -1;
     int rc;
     if (p->kind == K_STRUCT) {
