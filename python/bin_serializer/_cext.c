@@ -216,7 +216,11 @@ static inline int store_int(char code, long long x, uint8_t* p) {
 
 /* Stores v as `code` (struct-module semantics: integers via __index__ and
  * range-checked, floats via __float__, f32 overflow refused). */
-static int store_scalar(char code, PyObject* v, uint8_t* p) {
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+store_scalar_slow(char code, PyObject* v, uint8_t* p) {
   if (code == 'd' || code == 'f') {
     double d = PyFloat_CheckExact(v) ? PyFloat_AS_DOUBLE(v) : PyFloat_AsDouble(v);
     if (d == -1.0 && PyErr_Occurred()) return -1;
@@ -263,6 +267,33 @@ static int store_scalar(char code, PyObject* v, uint8_t* p) {
   if (x == -1 && PyErr_Occurred()) return -1;
   if (overflow) FAIL_INT();
   return store_int(code, x, p);
+}
+
+/* The hot path of store_scalar_slow: exact floats that are not NaN, and ints
+ * of one internal digit; everything else takes the general path. */
+static inline int store_scalar(char code, PyObject* v, uint8_t* p) {
+#if PY_LITTLE_ENDIAN && defined(__STDC_IEC_559__)
+  if (code == 'd' || code == 'f') {
+    if (PyFloat_CheckExact(v)) {
+      double d = PyFloat_AS_DOUBLE(v);
+      if (d == d) {
+        if (code == 'd') {
+          memcpy(p, &d, 8);
+          return 0;
+        }
+        float f = (float)d;
+        if (!isinf(f) || isinf(d)) {
+          memcpy(p, &f, 4);
+          return 0;
+        }
+      }
+    }
+    return store_scalar_slow(code, v, p);
+  }
+#endif
+  long long x;
+  if (PyLong_CheckExact(v) && small_long(v, &x)) return store_int(code, x, p);
+  return store_scalar_slow(code, v, p);
 }
 
 /* ---------------------------------------------------------------------------------------------
