@@ -150,11 +150,21 @@ static PyObject* load_scalar(char code, const uint8_t* p) {
   case 'Q': return PyLong_FromUnsignedLongLong(ld_le(p, 8));
   case 'q': return PyLong_FromLongLong((int64_t)ld_le(p, 8));
   case 'f': {
+#if PY_LITTLE_ENDIAN && defined(__STDC_IEC_559__)
+    float f;
+    memcpy(&f, p, 4);
+    if (f == f) return PyFloat_FromDouble((double)f); /* NaNs: as the struct module reads them */
+#endif
     double d = PyFloat_Unpack4((const char*)p, 1);
     if (d == -1.0 && PyErr_Occurred()) return NULL;
     return PyFloat_FromDouble(d);
   }
   case 'd': {
+#if PY_LITTLE_ENDIAN && defined(__STDC_IEC_559__)
+    double x;
+    memcpy(&x, p, 8);
+    if (x == x) return PyFloat_FromDouble(x);
+#endif
     double d = PyFloat_Unpack8((const char*)p, 1);
     if (d == -1.0 && PyErr_Occurred()) return NULL;
     return PyFloat_FromDouble(d);
