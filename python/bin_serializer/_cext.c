@@ -779,6 +779,14 @@ static int enc_bytes_obj(PyObject* b, Out* o, int with_count) {
 }
 
 /* Elements of a list/tuple (already a list or tuple). */
+/* A list may be changed by Python code that encoding runs (__index__,
+ * __float__, ...): its size is checked and its item held at every step. */
+static int seq_changed(PyObject* seq, Py_ssize_t n) {
+  if (PySequence_Fast_GET_SIZE(seq) == n) return 0;
+  PyErr_SetString(PyExc_RuntimeError, "sequence changed size during encoding");
+  return -1;
+}
+
 static int enc_items(const Plan* elem, PyObject* seq, Out* o) {
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   PyObject** items = PySequence_Fast_ITEMS(seq);
@@ -786,7 +794,12 @@ static int enc_items(const Plan* elem, PyObject* seq, Out* o) {
     Py_ssize_t sz = elem->size;
     if (reserve(o, n * sz) < 0) return -1;
     for (Py_ssize_t i = 0; i < n; ++i) {
-      if (store_scalar(elem->code, items[i], o->p + o->len) < 0) return -1;
+      if (seq_changed(seq, n) < 0) return -1;
+      PyObject* x = PySequence_Fast_GET_ITEM(seq, i);
+      Py_INCREF(x);
+      int rc = store_scalar(elem->code, x, o->p + o->len);
+      Py_DECREF(x);
+      if (rc < 0) return -1;
       o->len += sz;
     }
     return 0;
@@ -812,7 +825,12 @@ static int enc_items(const Plan* elem, PyObject* seq, Out* o) {
     return 0;
   }
   for (Py_ssize_t i = 0; i < n; ++i) {
-    if (enc(elem, items[i], o) < 0) return -1;
+    if (seq_changed(seq, n) < 0) return -1;
+    PyObject* x = PySequence_Fast_GET_ITEM(seq, i);
+    Py_INCREF(x);
+    int rc = enc(elem, x, o);
+    Py_DECREF(x);
+    if (rc < 0) return -1;
   }
   return 0;
 }
@@ -1110,8 +1128,14 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
       PyErr_SetNone(Fail);
       rc = -1;
     }
-    for (Py_ssize_t i = 0; rc == 0 && i < p->nkids; ++i)
-      rc = enc(p->kids[i], PySequence_Fast_GET_ITEM(seq, i), o);
+    for (Py_ssize_t i = 0; rc == 0 && i < p->nkids; ++i) {
+      rc = seq_changed(seq, p->nkids);
+      if (rc < 0) break;
+      PyObject* x = PySequence_Fast_GET_ITEM(seq, i);
+      Py_INCREF(x);
+      rc = enc(p->kids[i], x, o);
+      Py_DECREF(x);
+    }
     Py_DECREF(seq);
     return rc;
   }

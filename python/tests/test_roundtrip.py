@@ -255,3 +255,22 @@ def test_slots_dataclasses(backend):
     with pytest.raises(EncodeError) as e:
         encode(broken)
     assert e.value.path == "PersonSlots.email"
+
+
+def test_list_changed_while_encoding_is_refused_not_a_crash(backend):
+    """Python code run by encode (here __index__) empties the list being encoded."""
+    from bin_serializer import EncodeError, encode
+    from bin_serializer.types import u32
+    victim: list = []
+
+    class Sneaky:
+        def __index__(self):
+            victim.clear()
+            return 1
+
+    victim.extend([Sneaky(), 2, 3, Sneaky()])
+    try:
+        data = encode(victim, schema=list[u32])
+    except (EncodeError, RuntimeError, IndexError):
+        return  # refused
+    assert len(data) >= 8  # or encoded from what it saw; never a crash
