@@ -126,19 +126,6 @@ static inline void st_le(uint8_t* p, uint64_t x, int size) {
 #endif
 }
 
-static inline int code_size(char code) {
-  switch (code) {
-  case 'B':
-  case 'b': return 1;
-  case 'H':
-  case 'h': return 2;
-  case 'I':
-  case 'i':
-  case 'f': return 4;
-  default: return 8;
-  }
-}
-
 static PyObject* load_scalar(char code, const uint8_t* p) {
   switch (code) {
   case 'B': return PyLong_FromLong(p[0]);
