@@ -1470,6 +1470,55 @@ static PyObject* Program_decode_many(Program* self, PyObject* const* args, Py_ss
   return r;
 }
 
+/* decode_run(buf, pos, max_n) -> (values, new_pos): up to max_n back-to-back
+ * messages from pos, stopping before the first that does not decode (or
+ * does not advance); the caller decodes that one again to report it. */
+static PyObject* Program_decode_run(Program* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 3) {
+    PyErr_SetString(PyExc_TypeError, "decode_run(buf, pos, max_n)");
+    return NULL;
+  }
+  Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+  if (pos == -1 && PyErr_Occurred()) return NULL;
+  Py_ssize_t max_n = PyLong_AsSsize_t(args[2]);
+  if (max_n == -1 && PyErr_Occurred()) return NULL;
+  Py_buffer view;
+  Ctx c;
+  if (get_buffer(args[0], &view, &c) < 0) return NULL;
+  PyObject* list = PyList_New(0);
+  if (list == NULL || pos < 0 || pos > c.end) {
+    release_buffer(&view);
+    if (list != NULL) PyErr_SetString(PyExc_ValueError, "position outside the buffer");
+    Py_XDECREF(list);
+    return NULL;
+  }
+  int gc = gc_pause();
+  for (Py_ssize_t i = 0; i < max_n && pos < c.end; ++i) {
+    Py_ssize_t at = pos;
+    PyObject* x = dec(self->root, &c, &at);
+    if (x == NULL) {
+      if (!PyErr_ExceptionMatches(Fail)) {
+        Py_CLEAR(list);
+        break;
+      }
+      PyErr_Clear();
+      break;
+    }
+    if (at == pos || PyList_Append(list, x) < 0) {
+      Py_DECREF(x);
+      if (PyErr_Occurred()) Py_CLEAR(list);
+      break;
+    }
+    Py_DECREF(x);
+    pos = at;
+  }
+  gc_resume(gc);
+  release_buffer(&view);
+  if (list == NULL) return NULL;
+  PyObject* r = Py_BuildValue("(Nn)", list, pos);
+  return r;
+}
+
 /* encode(value) -> bytes */
 static PyObject* Program_encode(Program* self, PyObject* v) {
   Out o;
@@ -1505,6 +1554,8 @@ static PyMethodDef Program_methods[] = {
      "decode_from(buf, pos) -> (value, position after it)"},
     {"decode", (PyCFunction)Program_decode, METH_O,
      "decode(buf) -> value; raises Trailing(end) when bytes are left over"},
+    {"decode_run", (PyCFunction)(void (*)(void))Program_decode_run, METH_FASTCALL,
+     "decode_run(buf, pos, max_n) -> (values, position after them)"},
     {"decode_many", (PyCFunction)(void (*)(void))Program_decode_many, METH_FASTCALL,
      "decode_many(buf, pos, n) -> list of n fixed-size values"},
     {"encode", (PyCFunction)Program_encode, METH_O, "encode(value) -> bytes"},

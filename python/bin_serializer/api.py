@@ -299,7 +299,17 @@ def _iter_buffer(codec: Codec, buf, batch: int) -> Iterator[Any]:
     size = codec.fixed_size
     many = codec.decode_many
     dec = codec.fast_decode
+    run = codec.program.decode_run if codec.program is not None and many is None else None
     while pos < end:
+        if run is not None:  # compiled codec: a batch of variable-size messages per call
+            try:
+                values, new_pos = run(buf, pos, batch)
+            except Exception:  # noqa: BLE001 - decoded one by one below
+                values = None
+            if values:
+                pos = new_pos
+                yield from values
+                continue
         if many is not None:
             n = min((end - pos) // size, batch)
             if n:
