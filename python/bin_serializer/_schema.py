@@ -40,12 +40,17 @@ class Node:
 
 
 class ScalarN(Node):
-    __slots__ = ("spec", "duration")
+    """A number. duration: a chrono duration / time_point tick count; unit:
+    for a time_point declared with TimePoint[...], the tick unit ("s", "ms",
+    "us", "ns"), so decode(..., datetimes=True) can make it a datetime."""
 
-    def __init__(self, spec: Scalar, duration: bool = False) -> None:
+    __slots__ = ("spec", "duration", "unit")
+
+    def __init__(self, spec: Scalar, duration: bool = False, unit: "str | None" = None) -> None:
         super().__init__()
         self.spec = spec
         self.duration = duration
+        self.unit = unit
 
     def describe(self) -> str:
         return f"Duration[{self.spec.name}]" if self.duration else self.spec.name
@@ -342,6 +347,7 @@ class _Builder:
         fixed = next((m for m in metas if isinstance(m, Fixed)), None)
         bitset = next((m for m in metas if isinstance(m, BitsetSpec)), None)
         duration = any(isinstance(m, DurationSpec) for m in metas)
+        unit = next((m.unit for m in metas if isinstance(m, DurationSpec) and m.unit), None)
         tagged = next((m for m in metas if isinstance(m, TaggedSpec)), None)
         nd = next((m for m in metas if isinstance(m, NDArraySpec)), None)
         rec = next((m for m in metas if isinstance(m, RecordsSpec)), None)
@@ -373,7 +379,7 @@ class _Builder:
         if scalar is not None:
             if base not in (int, float):
                 raise SchemaError(f"number marker {scalar.name} on {base!r}")
-            return ScalarN(scalar, duration)
+            return ScalarN(scalar, duration, unit)
         return self.build(base, ctx=ctx)
 
     def _records(self, cls: Any, ctx: str) -> Node:

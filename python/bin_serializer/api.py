@@ -210,12 +210,12 @@ def encode(obj: Any, format: str = "portable", *, schema: Any = None, arrays: bo
 
 @overload
 def decode(cls: "type[T]", data: Any, format: str = "portable", *, allow_trailing: bool = False,
-           arrays: bool = False) -> T: ...
+           arrays: bool = False, datetimes: bool = False) -> T: ...
 @overload
 def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: bool = False,
-           arrays: bool = False) -> Any: ...
+           arrays: bool = False, datetimes: bool = False) -> Any: ...
 def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: bool = False,
-           arrays: bool = False) -> Any:
+           arrays: bool = False, datetimes: bool = False) -> Any:
     """Decodes one message of type `cls` from `data` (bytes-like). The whole
     input must be consumed unless allow_trailing=True. arrays=True decodes
     lists of numbers as numpy arrays."""
@@ -224,11 +224,61 @@ def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: boo
         codec = _lookup(cls, format, arrays)
     buf = data if type(data) is bytes else _as_buffer(data)
     if not allow_trailing:
-        return codec.whole(buf)
-    try:
-        value, pos = codec.fast_decode(buf, 0)
-    except Exception as exc:  # noqa: BLE001
-        codec.fail(buf, 0, exc)
+        value = codec.whole(buf)
+    else:
+        try:
+            value, pos = codec.fast_decode(buf, 0)
+        except Exception as exc:  # noqa: BLE001
+            codec.fail(buf, 0, exc)
+    if datetimes:
+        value = _datetimes(codec.node, value)
+    return value
+
+
+def _has_time_point(node: Node, seen: "set | None" = None) -> bool:
+    from ._accel import _children
+    from ._schema import ScalarN
+    if isinstance(node, ScalarN):
+        return node.unit is not None
+    seen = seen if seen is not None else set()
+    if id(node) in seen:
+        return False
+    seen.add(id(node))
+    return any(_has_time_point(c, seen) for c in _children(node))
+
+
+def _datetimes(node: Node, value: Any) -> Any:
+    """`value` (decoded as `node`) with its time_point tick counts (TimePoint
+    fields) replaced by datetimes; containers are rebuilt, dataclass
+    instances updated in place."""
+    from ._schema import (ArrayN, ListN, MapN, OptionalN, ScalarN, SetN, StructN, TupleN, VariantN)
+    from .types import Variant, to_datetime
+    if not _has_time_point(node):
+        return value
+    if isinstance(node, ScalarN):
+        return to_datetime(value, node.unit)
+    if isinstance(node, StructN):
+        for name, f in node.fields:
+            if _has_time_point(f):
+                object.__setattr__(value, name, _datetimes(f, getattr(value, name)))
+        return value
+    if isinstance(node, (ListN, ArrayN)) and node.container in ("list", "tuple"):
+        items = [_datetimes(node.elem, x) for x in value]
+        return tuple(items) if node.container == "tuple" else items
+    if isinstance(node, OptionalN):
+        return None if value is None else _datetimes(node.inner, value)
+    if isinstance(node, TupleN):
+        return tuple(_datetimes(e, x) for e, x in zip(node.elems, value))
+    if isinstance(node, MapN):
+        return {_datetimes(node.key, k): _datetimes(node.value, v) for k, v in value.items()}
+    if isinstance(node, SetN):
+        s = {_datetimes(node.elem, x) for x in value}
+        return frozenset(s) if node.frozen else s
+    if isinstance(node, VariantN):
+        if node.tagged:
+            return Variant(value.index, _datetimes(node.alts[value.index], value.value))
+        i = node.index_of(value)
+        return value if i is None else _datetimes(node.alts[i], value)
     return value
 
 

@@ -39,7 +39,7 @@ __all__ = [
     "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64",
     "Scalar", "Fixed", "Array", "Bitset", "BitsetSpec", "Duration", "DurationSpec",
     "Monostate", "Variant", "TaggedUnion", "TaggedSpec", "NDArray", "NDArraySpec", "Records", "RecordsSpec",
-    "Bits", "DurationOf", "Tagged", "to_datetime", "from_datetime",
+    "Bits", "DurationOf", "Tagged", "to_datetime", "from_datetime", "TimePoint", "TimePointOf",
 ]
 
 
@@ -132,6 +132,7 @@ def Bitset(n: int) -> Any:  # noqa: N802 - reads like a type
 @dataclasses.dataclass(frozen=True)
 class DurationSpec:
     rep: Scalar
+    unit: "str | None" = None  # set for a time_point (TimePoint / TimePointOf): its tick unit
 
 
 class Duration:
@@ -145,6 +146,19 @@ class Duration:
         if spec is None:
             raise TypeError(f"Duration[Rep] needs a number marker such as i64, got {rep!r}")
         return Annotated[float if spec.is_float else int, spec, DurationSpec(spec)]
+
+
+class TimePoint:
+    """``TimePoint[i64, "ns"]``: a ``std::chrono::time_point`` of a clock
+    counting from the Unix epoch (``system_clock``) in that unit ("s", "ms",
+    "us", "ns"). On the wire and by default in Python it is the tick count
+    (like ``Duration``); ``decode(..., datetimes=True)`` gives an aware UTC
+    ``datetime`` instead."""
+
+    def __class_getitem__(cls, params: Any) -> Any:
+        if not isinstance(params, tuple) or len(params) != 2:
+            raise TypeError('use TimePoint[Rep, unit], e.g. TimePoint[i64, "ns"]')
+        return Annotated[int, TimePointOf(*params)]
 
 
 class Monostate:
@@ -239,6 +253,7 @@ class Records:
 #   coords:  Annotated[list[f32], Fixed(3)]        # Array[f32, 3]
 #   flags:   Annotated[int, Bits(12)]              # Bitset(12)
 #   elapsed: Annotated[int, DurationOf(i64)]       # Duration[i64]
+#   taken:   Annotated[int, TimePointOf(i64, "ns")]  # TimePoint[i64, "ns"]
 #   value:   Annotated[Variant, Tagged(i32, str)]  # TaggedUnion[i32, str]
 #   ticks:   Annotated[numpy.ndarray, RecordsSpec(Tick)]  # Records[Tick]
 
@@ -256,6 +271,16 @@ def DurationOf(rep: Any) -> DurationSpec:  # noqa: N802
     if spec is None:
         raise TypeError(f"DurationOf(rep) needs a number marker such as i64, got {rep!r}")
     return DurationSpec(spec)
+
+
+def TimePointOf(rep: Any, unit: str) -> DurationSpec:  # noqa: N802
+    """``Annotated[int, TimePointOf(i64, "ns")]``: a time_point (see TimePoint)."""
+    spec = _scalar_of(rep)
+    if spec is None or spec.is_float:
+        raise TypeError(f"TimePointOf(rep, unit) needs an integer marker such as i64, got {rep!r}")
+    if unit not in _UNITS:
+        raise ValueError(f"time_point unit must be one of {sorted(_UNITS)}, not {unit!r}")
+    return DurationSpec(spec, unit)
 
 
 def Tagged(*alternatives: Any) -> TaggedSpec:  # noqa: N802

@@ -8,13 +8,15 @@ import importlib.util
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Optional
 
 import pytest
 
 import bin_serializer
 from bin_serializer import decode, encode
-from bin_serializer.types import Variant, from_datetime, to_datetime
+from bin_serializer.types import TimePoint, TimePointOf, Variant, from_datetime, i64, to_datetime, u32
 
 TYPED = Path(__file__).parent / "typed"
 
@@ -61,3 +63,23 @@ def test_mypy_accepts_the_typed_example(backend, tmp_path):
     # ... and it does check: decode(Sample, ...) is a Sample, not an int
     wrong = subprocess.run(cmd + [str(bad)], capture_output=True, text=True, env=env, cwd=TYPED)
     assert wrong.returncode == 1 and 'Incompatible types in assignment (expression has type "Sample"' in wrong.stdout
+
+
+@dataclass
+class Event:
+    id: u32
+    at: TimePoint[i64, "ns"]
+    seen: Annotated[int, TimePointOf(i64, "ms")]
+    history: list[Optional[TimePoint[i64, "s"]]]
+
+
+def test_time_points_as_datetime(backend):
+    when = datetime.datetime(2026, 11, 23, 12, 30, 15, 250000, tzinfo=datetime.timezone.utc)
+    e = Event(7, from_datetime(when, "ns"), from_datetime(when, "ms"), [0, None, from_datetime(when, "s")])
+    data = encode(e)
+    assert data == encode(e.id, schema=u32) + encode([e.at, e.seen], schema=list[i64])[8:] + data[20:]
+    assert decode(Event, data) == e  # tick counts unless asked
+    d = decode(Event, data, datetimes=True)
+    assert (d.id, d.at, d.seen) == (7, when, when)
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    assert d.history == [epoch, None, when.replace(microsecond=0)]

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Annotated, Iterator, Optional
 
 from bin_serializer import decode, decode_from, encode, iter_decode
-from bin_serializer.types import (Bits, DurationOf, Fixed, Tagged, Variant, f32, from_datetime, i32, i64,
-                                  to_datetime, u8, u64)
+from bin_serializer.types import (Bits, DurationOf, Fixed, Tagged, TimePointOf, Variant, f32, from_datetime, i32,
+                                  i64, to_datetime, u8, u64)
 
 
 @dataclass
@@ -20,7 +20,7 @@ class Sample:
     position: Annotated[list[f32], Fixed(3)]
     flags: Annotated[int, Bits(12)]
     elapsed_ns: Annotated[int, DurationOf(i64)]
-    taken_at: Annotated[int, DurationOf(i64)]
+    taken_at: Annotated[int, TimePointOf(i64, "ns")]
     reading: Annotated[Variant, Tagged(i32, str)]
     level: Optional[u8] = None
     tags: list[str] = field(default_factory=list)
@@ -40,6 +40,12 @@ def roundtrip(s: Sample) -> Sample:
 
 def stream(data: bytes) -> Iterator[Sample]:
     return iter_decode(Sample, data)
+
+
+def taken_at(data: bytes) -> datetime.datetime:
+    s = decode(Sample, data, datetimes=True)  # TimePoint fields become datetimes
+    assert isinstance(s.taken_at, datetime.datetime)
+    return s.taken_at
 
 
 def make() -> Sample:
