@@ -416,7 +416,7 @@ static PyObject* dec_struct(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
     vals = PyMem_Calloc((size_t)n, sizeof(PyObject*));
     if (vals == NULL) return PyErr_NoMemory();
   } else {
-    memset(stack, 0, sizeof(stack));
+    memset(stack, 0, sizeof(PyObject*) * (size_t)n);
   }
   PyObject* r = NULL;
   if (p->flags & F_PADDED) {
