@@ -732,13 +732,22 @@ def main():
     py_md = os.path.join(out_dir, "python_decode.md")
     if os.path.exists(py_md):
         md.append("## Python package: decode speed vs msgpack\n")
-        md.append("The pure-Python `bin_serializer` package (portable format, `python/`) against the"
+        md.append("The `bin_serializer` Python package (portable format, `python/`) against the"
                   " `msgpack` PyPI package (a C extension), decoding into dataclasses; from"
                   " `python/bench/bench_decode.py`.\n")
         with open(py_md, encoding="utf-8") as f:
             body = f.read().strip()
         # demote its headings below this page's
         md.append("\n".join(("##" + line) if line.startswith("#") else line for line in body.splitlines()))
+        md.append("")
+
+    # Encode/decode against msgpack and msgspec (python/bench/bench_python.py).
+    py_speed = os.path.join(out_dir, "python_speed.md")
+    if os.path.exists(py_speed):
+        md.append("## Python package: encode and decode vs msgpack and msgspec\n")
+        with open(py_speed, encoding="utf-8") as f:
+            body = f.read().strip()
+        md.append("\n".join(("##" + line) if line.startswith("#") else line for line in body.splitlines()[1:]))
         md.append("")
 
     md.append("## Files\n")

@@ -208,7 +208,7 @@ cat > "$RAW/machine.json" <<EOF
 }
 EOF
 
-step "python package vs msgpack"
+step "python package vs msgpack and msgspec"
 # A private venv: the package and msgpack from PyPI, nothing system-wide. The
 # package is built from a copy under build/ (setuptools writes build/ and
 # *.egg-info next to the sources it builds).
@@ -221,6 +221,10 @@ if python3 -m venv "$PYVENV" >/dev/null 2>&1 &&
   if [[ "$quick" == 1 ]]; then py_args=(--repeat 3 --min-time 0.05 --stream 2000); else py_args=(); fi
   "$PYVENV/bin/python" "$ROOT/python/bench/bench_decode.py" --out "$RESULTS" "${py_args[@]}" ||
     echo "python benchmark failed; its section is left out of the report" >&2
+  # encode + decode against msgpack and msgspec (compiled codec)
+  if [[ "$quick" == 1 ]]; then py_args=(--repeat 3 --min-time 0.02); else py_args=(); fi
+  "$PYVENV/bin/python" "$ROOT/python/bench/bench_python.py" --out "$RESULTS" "${py_args[@]}" ||
+    echo "python speed benchmark failed; its section is left out of the report" >&2
 else
   echo "could not set up the Python venv; the Python section is left out of the report" >&2
 fi

@@ -33,14 +33,14 @@ while (($#)); do
 done
 
 if ((${#files[@]} == 0)); then
-  dirs=(include src tests examples bench fuzz tools workloads spec)
+  dirs=(include src tests examples bench fuzz tools workloads spec python)
   # Tracked files when this is a git checkout (never build output), else find.
   if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     mapfile -t files < <(git ls-files --cached --others --exclude-standard -- "${dirs[@]}" |
-      grep -E '\.(hpp|cpp|h|cc)$' | sort -u)
+      grep -E '\.(hpp|cpp|h|cc|c)$' | sort -u)
   else
     mapfile -t files < <(find "${dirs[@]}" -type f \( -name '*.hpp' -o -name '*.cpp' \
-      -o -name '*.h' -o -name '*.cc' \) 2>/dev/null | sort)
+      -o -name '*.h' -o -name '*.cc' -o -name '*.c' \) 2>/dev/null | sort)
   fi
 fi
 

@@ -8,6 +8,7 @@
 BIN_SERIALIZER_DEB_PACKAGES=(
   cmake ninja-build g++ clang-19 libclang-rt-19-dev
   libgtest-dev libgmock-dev googletest libbenchmark-dev python3 python3-venv
+  python3-dev                   # headers for the Python package's C extension
   g++-s390x-linux-gnu qemu-user # the s390x preset: cross compiler, qemu-s390x
   clang-format-19               # the format stage (scripts/check_format.sh)
   pkgconf                       # consumer.pkgconfig test (installed .pc file)

@@ -96,6 +96,14 @@ run_fuzz_stage() {
 # The Python stage: the portable-format package in python/, installed into a
 # private venv (nothing touches the system Python) and tested with pytest,
 # including the golden vectors in spec/vectors/.
+check_python_tree_clean() {
+  local left
+  left="$(cd "$ROOT/python" && find . -maxdepth 2 \( -name build -o -name '*.egg-info' -o -name dist \) -print)"
+  if [[ -n "$left" ]]; then
+    echo "python: building the package left files in python/: $left"
+    return 1
+  fi
+}
 run_python_stage() {
   local log="$LOG_DIR/python.log" venv="$ROOT/build/python-venv" rc
   start=$SECONDS
@@ -114,16 +122,21 @@ run_python_stage() {
     echo "python: could not build example_python_interop in build/gcc;" \
       "the C++ -> Python interop test is skipped"
   fi
-  # Built from a copy under build/: setuptools writes build/ and *.egg-info
-  # next to the sources it builds, and the source tree stays as it was.
-  local pysrc="$ROOT/build/python-src"
-  rm -rf "$pysrc"
+  # The package is built as a wheel (compiling its C extension, which the
+  # tests then require) and installed from it; the suite runs every test
+  # against both codecs (compiled and pure Python). The build must leave
+  # nothing in the source tree (no build/, no *.egg-info).
+  local wheel_dir="$ROOT/build/python-wheel"
+  rm -rf "$wheel_dir"
   set +e
   {
     python3 -m venv "$venv" &&
-      cp -r "$ROOT/python" "$pysrc" &&
-      "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$pysrc" pytest &&
-      "$venv/bin/python" -m pytest "$ROOT/python/tests" -q -p no:cacheprovider
+      "$venv/bin/python" -m pip wheel --quiet --disable-pip-version-check --no-deps -w "$wheel_dir" "$ROOT/python" &&
+      check_python_tree_clean &&
+      "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
+        "$wheel_dir"/bin_serializer-*.whl &&
+      "$venv/bin/python" -m pip install --quiet --disable-pip-version-check pytest numpy mypy &&
+      BIN_SERIALIZER_REQUIRE_EXTENSION=1 "$venv/bin/python" -m pytest "$ROOT/python/tests" -q -p no:cacheprovider
   } 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   set -e

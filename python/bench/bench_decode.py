@@ -147,7 +147,7 @@ def main(argv=None) -> int:
     env = {
         "python": sys.version.split()[0], "implementation": platform.python_implementation(),
         "platform": platform.platform(), "machine": platform.machine(), "cpus": os.cpu_count(),
-        "bin_serializer": bin_serializer.__version__, "msgpack": ".".join(map(str, msgpack.version)),
+        "bin_serializer": bin_serializer.__version__, "backend": bin_serializer.backend(), "msgpack": ".".join(map(str, msgpack.version)),
         "msgpack_c_extension": not msgpack.Unpacker.__module__.endswith("fallback"),
         "repeat": args.repeat, "min_time_s": args.min_time,
         "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -180,7 +180,8 @@ def render(results: list, env: dict) -> str:
             f"| {r['msgpack_raw']['median_ns']:,.0f} | {r['speedup_vs_msgpack_objects']:.2f}x |")
     lines += [
         "",
-        "bin_serializer is pure Python (generated code over `struct`); msgpack's decoder is a C extension. "
+        f"bin_serializer codec: {env.get('backend', 'python')} (\"c\": its compiled extension, \"python\": generated "
+        "code over `struct`); msgpack's decoder is a C extension. "
         "Both columns \"-> dataclass\" build the same dataclass instances; \"msgpack -> list\" stops at "
         "msgpack's own lists and is shown for reference only.",
         "",

@@ -20,14 +20,16 @@ little-endian 64-bit host (trivially copyable structs with their padding).
 """
 
 from . import types
-from .api import Codec, compile_codec, decode, decode_from, encode, iter_decode
+from .api import (Codec, backend, compile_codec, decode, decode_from, encode, iter_decode, records_dtype,
+                  set_backend)
 from .errors import BinSerializerError, DecodeError, EncodeError, ErrorKind, SchemaError
 from .types import Variant
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec",
+    "encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec", "backend", "set_backend",
+    "records_dtype",
     "DecodeError", "EncodeError", "SchemaError", "BinSerializerError", "ErrorKind",
     "Variant", "types", "__version__",
 ]

@@ -30,7 +30,7 @@ import sys
 
 from ._schema import (Leaf, ArrayN, BitsetN, BoolN, BytesN, EnumN, Layout, ListN, MapN, MonostateN, Node,
                       OptionalN, ScalarN, SetN, StrN, StructN, TupleN, VariantN, element_min, layout,
-                      min_size)
+                      min_size, records_dtype)
 from .types import U64 as _U64
 from .types import Monostate, Variant
 
@@ -119,6 +119,42 @@ def _np_bytes(x, dtype, scalar):
     return a.tobytes()
 
 
+def _nd_copy(buf, dtype, n, pos):
+    """n elements of dtype at buf[pos:] as a new writable array; the bytes
+    are copied as they are (padding of a structured dtype included, which
+    ndarray.copy() would leave uninitialised)."""
+    import numpy as np
+
+    out = np.empty(n, dtype)
+    out.view(np.uint8)[:] = np.frombuffer(buf, np.uint8, n * dtype.itemsize, pos)
+    return out
+
+
+def _rec_bytes(x, dtype, _unused=None):
+    """A structured array (fields named like the record's) -> its wire bytes."""
+    import numpy as np
+
+    if not isinstance(x, np.ndarray) or x.ndim != 1 or x.dtype.names is None:
+        raise _Fail
+    padded = sum(f[0].itemsize for f in dtype.fields.values()) != dtype.itemsize
+    if x.dtype != dtype or padded:  # padding is written as zeros, whatever the array holds
+        if set(x.dtype.names) != set(dtype.names):
+            raise _Fail
+        out = np.zeros(len(x), dtype)
+        for name in dtype.names:
+            col = x[name]
+            if col.dtype != dtype.fields[name][0]:
+                if col.dtype.kind not in "biuf" or (col.dtype.kind == "f" and dtype.fields[name][0].kind != "f"):
+                    raise _Fail
+                if not np.can_cast(col.dtype, dtype.fields[name][0], "same_kind") and col.size:
+                    info = np.iinfo(dtype.fields[name][0]) if dtype.fields[name][0].kind in "iu" else None
+                    if info is not None and (int(col.min()) < info.min or int(col.max()) > info.max):
+                        raise _Fail
+            out[name] = col
+        x = out
+    return x.tobytes()
+
+
 class _CountCache(dict):
     """count -> Struct('<{count}{code}').unpack_from, for the counts seen (up to 4096 of them)."""
 
@@ -152,7 +188,7 @@ class Compiler:
             "_asmap": _asmap, "_setorder": _setorder, "_asvariant": _asvariant,
             "_Variant": Variant, "_MONO": Monostate(), "_bool_bytes": _bool_bytes,
             "_list": list, "_tuple": tuple, "_set": set, "_frozenset": frozenset,
-            "_map": map, "_boolf": bool, "_ifb": int.from_bytes, "_np_bytes": _np_bytes,
+            "_map": map, "_boolf": bool, "_ifb": int.from_bytes, "_np_bytes": _np_bytes, "_rec_bytes": _rec_bytes, "_nd_copy": _nd_copy,
             "_unpack_from": struct.unpack_from, "_pack": struct.pack, "_arr": _array.array,
             "_u64": struct.Struct("<Q").unpack_from, "_u32": struct.Struct("<I").unpack_from,
             "_pQ": struct.Struct("<Q").pack, "_pI": struct.Struct("<I").pack,
@@ -619,6 +655,13 @@ class Compiler:
     def _dec_list(self, fn: "_Fn", node: ListN, dst: str, ind: int, count: "str | None" = None) -> None:
         elem = node.elem
         elay = self.lay(elem)
+        if node.container == "records":
+            self.ns.setdefault("_np", __import__("numpy"))
+            dt = self.const(records_dtype(elem, self.native), "_DT")
+            n = self._count(fn, max(1, elay.size), ind, count)
+            fn.line(ind, f"{dst} = _nd_copy(buf, {dt}, {n}, pos)")
+            fn.line(ind, f"pos += {n} * {elay.size}")
+            return
         if self._wants_ndarray(node):
             dt = self._numpy_dtype(elem.spec)
             n = self._count(fn, elem.spec.size, ind, count)
@@ -829,6 +872,13 @@ class Compiler:
 
     def _enc_list(self, fn: "_Fn", node: ListN, src: str, ind: int) -> None:
         v = self._bind(fn, src, ind)
+        if node.container == "records":
+            b = fn.var("s")
+            dt = self.const(records_dtype(node.elem, self.native), "_DT")
+            fn.line(ind, f"{b} = _rec_bytes({v}, {dt}, None)")
+            fn.line(ind, f"out += _pQ(_len({b}) // {dt}.itemsize)")
+            fn.line(ind, f"out += {b}")
+            return
         if self._wants_ndarray(node):
             b = fn.var("s")
             fn.line(ind, f"{b} = _np_bytes({v}, {self._numpy_dtype(node.elem.spec)}, "

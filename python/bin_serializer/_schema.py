@@ -18,7 +18,7 @@ import typing
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from .errors import SchemaError
-from .types import (F64, BitsetSpec, DurationSpec, Fixed, Monostate, NDArraySpec, Scalar,
+from .types import (F64, BitsetSpec, DurationSpec, Fixed, Monostate, NDArraySpec, RecordsSpec, Scalar,
                     TaggedSpec, Variant)
 
 LENGTH_PREFIX = 8
@@ -40,12 +40,17 @@ class Node:
 
 
 class ScalarN(Node):
-    __slots__ = ("spec", "duration")
+    """A number. duration: a chrono duration / time_point tick count; unit:
+    for a time_point declared with TimePoint[...], the tick unit ("s", "ms",
+    "us", "ns"), so decode(..., datetimes=True) can make it a datetime."""
 
-    def __init__(self, spec: Scalar, duration: bool = False) -> None:
+    __slots__ = ("spec", "duration", "unit")
+
+    def __init__(self, spec: Scalar, duration: bool = False, unit: "str | None" = None) -> None:
         super().__init__()
         self.spec = spec
         self.duration = duration
+        self.unit = unit
 
     def describe(self) -> str:
         return f"Duration[{self.spec.name}]" if self.duration else self.spec.name
@@ -113,7 +118,8 @@ class BytesN(Node):
 
 class ListN(Node):
     """[u64 count][elements]: std::vector / list / deque. container: 'list',
-    'tuple' (``tuple[T, ...]``) or 'ndarray'."""
+    'tuple' (``tuple[T, ...]``), 'ndarray' (numbers) or 'records' (a numpy
+    structured array of flat all-number dataclasses)."""
 
     __slots__ = ("elem", "container")
 
@@ -125,6 +131,8 @@ class ListN(Node):
     def describe(self) -> str:
         if self.container == "ndarray":
             return f"NDArray[{self.elem.describe()}]"
+        if self.container == "records":
+            return f"Records[{self.elem.describe()}]"
         if self.container == "tuple":
             return f"tuple[{self.elem.describe()}, ...]"
         return f"list[{self.elem.describe()}]"
@@ -339,8 +347,12 @@ class _Builder:
         fixed = next((m for m in metas if isinstance(m, Fixed)), None)
         bitset = next((m for m in metas if isinstance(m, BitsetSpec)), None)
         duration = any(isinstance(m, DurationSpec) for m in metas)
+        unit = next((m.unit for m in metas if isinstance(m, DurationSpec) and m.unit), None)
         tagged = next((m for m in metas if isinstance(m, TaggedSpec)), None)
         nd = next((m for m in metas if isinstance(m, NDArraySpec)), None)
+        rec = next((m for m in metas if isinstance(m, RecordsSpec)), None)
+        if rec is not None:
+            return self._records(rec.record, ctx)
         if scalar is None:  # Annotated[Color, u8]: the metadata is itself a marker alias
             for m in metas:
                 for inner in getattr(m, "__metadata__", ()):
@@ -362,11 +374,21 @@ class _Builder:
             if isinstance(inner, ListN):
                 return ArrayN(inner.elem, fixed.n, inner.container)
             raise SchemaError(f"Fixed(n) applies to list[T] / tuple[T, ...], not {base!r}")
+        if scalar is None and duration:  # Annotated[int, DurationOf(i64)]
+            scalar = next(m.rep for m in metas if isinstance(m, DurationSpec))
         if scalar is not None:
             if base not in (int, float):
                 raise SchemaError(f"number marker {scalar.name} on {base!r}")
-            return ScalarN(scalar, duration)
+            return ScalarN(scalar, duration, unit)
         return self.build(base, ctx=ctx)
+
+    def _records(self, cls: Any, ctx: str) -> Node:
+        node = self.build(cls, ctx=ctx)
+        if not (isinstance(node, StructN) and node.versions is None and node.fields
+                and all(isinstance(f, ScalarN) for _, f in node.fields)):
+            raise SchemaError(f"Records[{getattr(cls, '__name__', cls)!r}]: the record must be a dataclass whose "
+                              f"fields are all numbers (u8 ... f64, Duration)")
+        return ListN(node, "records")
 
     def _enum(self, cls: type, scalar: "Scalar | None", ctx: str) -> Node:
         if not issubclass(cls, int):
@@ -485,7 +507,7 @@ def runtime_types(node: Node) -> tuple:
     if isinstance(node, BytesN):
         return (bytes, bytearray)
     if isinstance(node, (ListN, ArrayN)):
-        if node.container == "ndarray":
+        if node.container in ("ndarray", "records"):
             np = sys.modules.get("numpy")
             return (np.ndarray,) if np is not None else ()
         return (tuple,) if node.container == "tuple" else (list,)
@@ -724,3 +746,15 @@ def element_min(node: Node, native: bool) -> int:
     C++ count_fits (a count can never exceed the bytes left, even for
     elements that encode to nothing)."""
     return max(1, min_size(node, native))
+
+
+def records_dtype(node: StructN, native: bool):
+    """The numpy structured dtype of a Records[...] element: the record's wire
+    layout (portable: packed; native: the C++ memory image with padding)."""
+    import numpy as np
+    lay = layout(node, native)
+    names = [leaf.path[0] for leaf in lay.leaves]
+    formats = ["<" + {"B": "u1", "H": "u2", "I": "u4", "Q": "u8", "b": "i1", "h": "i2", "i": "i4", "q": "i8",
+                      "f": "f4", "d": "f8"}[leaf.code] for leaf in lay.leaves]
+    return np.dtype({"names": names, "formats": formats, "offsets": [leaf.offset for leaf in lay.leaves],
+                     "itemsize": lay.size})

@@ -208,6 +208,11 @@ def _segs(path: tuple) -> tuple:
 def _container(node, items: list):
     if node.container == "tuple":
         return tuple(items)
+    if node.container == "records":
+        import numpy as np
+        from ._schema import records_dtype
+        dt = records_dtype(node.elem, False)
+        return np.array([tuple(getattr(x, n) for n in dt.names) for x in items], dtype=dt)
     if node.container == "ndarray":
         import numpy as np
         code = node.elem.spec.code
@@ -340,6 +345,11 @@ def _why(node: Node, native: bool, v: Any, segs: list) -> "str | None":
     if isinstance(node, BytesN):
         if not isinstance(v, (bytes, bytearray, memoryview)):
             return f"expected bytes, got {_tname(v)}"
+        return None
+    if isinstance(node, ListN) and node.container == "records":
+        np = sys.modules.get("numpy")
+        if np is None or not isinstance(v, np.ndarray) or v.ndim != 1 or v.dtype.names is None:
+            return f"expected a 1-D numpy structured array of {node.elem.describe()} records, got {_tname(v)}"
         return None
     if isinstance(node, (ListN, ArrayN)):
         np = sys.modules.get("numpy")

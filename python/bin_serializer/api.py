@@ -3,18 +3,50 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Annotated, Any, Iterator, TypeVar, overload
 
-from . import _slow
+from . import _accel, _slow
 from ._codegen import Compiler, LITTLE_ENDIAN_HOST
 from ._schema import Node, build_node, layout
 from .errors import DecodeError, EncodeError, ErrorKind, SchemaError
+from .types import RecordsSpec
 
-__all__ = ["encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec"]
+__all__ = ["encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec", "backend",
+           "set_backend", "records_dtype"]
 
 FORMATS = ("portable", "native")
 
 _COMPILERS: dict = {}
+
+T = TypeVar("T")
+
+# "c": the compiled codec (bin_serializer._cext), when it was built and not
+# disabled with BIN_SERIALIZER_PURE_PYTHON=1; "python": the generated-Python
+# codec (_codegen.py). Both raise the same errors: on any failure the input
+# is decoded again by the reference interpreter (_slow.py).
+_BACKEND = "c" if _accel.available() else "python"
+
+
+def backend() -> str:
+    """The codec new Codecs use: "c" (compiled extension) or "python"."""
+    return _BACKEND
+
+
+def set_backend(name: str) -> str:
+    """Selects the codec ("c" or "python") and drops the cached Codecs;
+    returns the previous choice. "c" raises ImportError when the extension
+    is not available."""
+    global _BACKEND
+    if name not in ("c", "python"):
+        raise ValueError(f"backend must be 'c' or 'python', not {name!r}")
+    if name == "c" and not _accel.available():
+        raise ImportError(f"the compiled codec is not available: {_accel.IMPORT_ERROR}")
+    previous, _BACKEND = _BACKEND, name
+    for table in _TABLES.values():
+        table.clear()
+    for fast in _FAST.values():
+        fast.clear()
+    return previous
 
 
 class Codec:
@@ -24,7 +56,7 @@ class Codec:
     and cache one per (hint, format, arrays) on first use."""
 
     __slots__ = ("hint", "format", "node", "native", "fast_decode", "fast_encode", "decode_many",
-                 "fixed_size", "min_size", "name")
+                 "fixed_size", "min_size", "name", "backend", "program", "whole")
 
     def __init__(self, hint: Any, fmt: str, arrays: bool) -> None:
         if fmt not in FORMATS:
@@ -36,17 +68,28 @@ class Codec:
         self.format = fmt
         self.native = native
         self.node: Node = build_node(hint)
-        comp = _COMPILERS.get((native, arrays))
-        if comp is None:
-            comp = _COMPILERS[(native, arrays)] = Compiler(native, arrays)
         lay = layout(self.node, native)  # raises SchemaError for unsupported native layouts
         self.fixed_size = lay.size if lay is not None else None
         from ._schema import min_size
         self.min_size = min_size(self.node, native)
+        self.name = _slow.root_name(self.node)
+        self.backend = _BACKEND
+        if _BACKEND == "c":
+            # the compiled codec (_cext.c) runs the plan _accel.py derives from the node
+            prog = self.program = _accel.program(self.node, native, arrays)
+            self.fast_decode = prog.decode_from
+            self.fast_encode = prog.encode_into
+            self.decode_many = prog.decode_many if self.fixed_size else None
+            self.whole = self._whole_c
+            return
+        self.program = None
+        comp = _COMPILERS.get((native, arrays))
+        if comp is None:
+            comp = _COMPILERS[(native, arrays)] = Compiler(native, arrays)
         self.fast_decode = comp.decoder(self.node)
         self.fast_encode = comp.encoder(self.node)
         self.decode_many = comp.many_decoder(self.node)
-        self.name = _slow.root_name(self.node)
+        self.whole = self._whole_py
 
     def fail(self, buf, pos: int, exc: BaseException):
         """Called when the fast decoder raised: decode again with the reference
@@ -62,8 +105,10 @@ class Codec:
                            f"({exc!r}) but the reference decoder accepted the input") from exc
 
     def encode(self, value: Any) -> bytes:
-        out = bytearray()
         try:
+            if self.program is not None:
+                return self.program.encode(value)
+            out = bytearray()
             self.fast_encode(value, out)
         except Exception as exc:  # noqa: BLE001 - any failure is diagnosed below
             err = _slow.diagnose(self.node, self.native, value)
@@ -78,6 +123,29 @@ class Codec:
         except Exception as exc:  # noqa: BLE001
             self.fail(buf, pos, exc)
 
+    def _trailing(self, buf, pos: int) -> DecodeError:
+        return DecodeError(ErrorKind.TRAILING_BYTES, pos, self.name,
+                           f"{len(buf) - pos} byte{'s' if len(buf) - pos != 1 else ''} left after the "
+                           f"message (pass allow_trailing=True, or use decode_from / iter_decode)")
+
+    def _whole_py(self, buf):
+        """The value of a buffer holding exactly one message."""
+        try:
+            value, pos = self.fast_decode(buf, 0)
+        except Exception as exc:  # noqa: BLE001
+            self.fail(buf, 0, exc)
+        if pos != len(buf):
+            raise self._trailing(buf, pos)
+        return value
+
+    def _whole_c(self, buf):
+        try:
+            return self.program.decode(buf)
+        except _accel.Trailing as t:
+            raise self._trailing(buf, t.args[0]) from None
+        except Exception as exc:  # noqa: BLE001
+            self.fail(buf, 0, exc)
+
     def __repr__(self) -> str:
         return f"<Codec {self.node.describe()} ({self.format})>"
 
@@ -86,6 +154,9 @@ class Codec:
 # dict.get keyed by the class itself.
 _TABLES: dict = {(f, a): {} for f in FORMATS for a in (False, True)}
 _PLAIN = {f: _TABLES[(f, False)] for f in FORMATS}
+# hint -> compiled Program, per format (plain codecs of the "c" backend only):
+# what the C entry points of encode()/decode() look up.
+_FAST: dict = {f: {} for f in FORMATS}
 
 
 def compile_codec(hint: Any, format: str = "portable", *, arrays: bool = False) -> Codec:
@@ -99,6 +170,8 @@ def compile_codec(hint: Any, format: str = "portable", *, arrays: bool = False) 
         return Codec(hint, format, arrays)
     if codec is None:
         codec = table[hint] = Codec(hint, format, arrays)
+        if codec.program is not None and not arrays:
+            _FAST[format][hint] = codec.program  # for the compiled encode/decode entry points
     return codec
 
 
@@ -135,8 +208,14 @@ def encode(obj: Any, format: str = "portable", *, schema: Any = None, arrays: bo
     return _lookup(hint, format, arrays).encode(obj)
 
 
+@overload
+def decode(cls: "type[T]", data: Any, format: str = "portable", *, allow_trailing: bool = False,
+           arrays: bool = False, datetimes: bool = False) -> T: ...
+@overload
 def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: bool = False,
-           arrays: bool = False) -> Any:
+           arrays: bool = False, datetimes: bool = False) -> Any: ...
+def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: bool = False,
+           arrays: bool = False, datetimes: bool = False) -> Any:
     """Decodes one message of type `cls` from `data` (bytes-like). The whole
     input must be consumed unless allow_trailing=True. arrays=True decodes
     lists of numbers as numpy arrays."""
@@ -144,17 +223,71 @@ def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: boo
     if codec is None:
         codec = _lookup(cls, format, arrays)
     buf = data if type(data) is bytes else _as_buffer(data)
-    try:
-        value, pos = codec.fast_decode(buf, 0)
-    except Exception as exc:  # noqa: BLE001
-        codec.fail(buf, 0, exc)
-    if pos != len(buf) and not allow_trailing:
-        raise DecodeError(ErrorKind.TRAILING_BYTES, pos, codec.name,
-                          f"{len(buf) - pos} byte{'s' if len(buf) - pos != 1 else ''} left after the "
-                          f"message (pass allow_trailing=True, or use decode_from / iter_decode)")
+    if not allow_trailing:
+        value = codec.whole(buf)
+    else:
+        try:
+            value, pos = codec.fast_decode(buf, 0)
+        except Exception as exc:  # noqa: BLE001
+            codec.fail(buf, 0, exc)
+    if datetimes:
+        value = _datetimes(codec.node, value)
     return value
 
 
+def _has_time_point(node: Node, seen: "set | None" = None) -> bool:
+    from ._accel import _children
+    from ._schema import ScalarN
+    if isinstance(node, ScalarN):
+        return node.unit is not None
+    seen = seen if seen is not None else set()
+    if id(node) in seen:
+        return False
+    seen.add(id(node))
+    return any(_has_time_point(c, seen) for c in _children(node))
+
+
+def _datetimes(node: Node, value: Any) -> Any:
+    """`value` (decoded as `node`) with its time_point tick counts (TimePoint
+    fields) replaced by datetimes; containers are rebuilt, dataclass
+    instances updated in place."""
+    from ._schema import (ArrayN, ListN, MapN, OptionalN, ScalarN, SetN, StructN, TupleN, VariantN)
+    from .types import Variant, to_datetime
+    if not _has_time_point(node):
+        return value
+    if isinstance(node, ScalarN):
+        return to_datetime(value, node.unit)
+    if isinstance(node, StructN):
+        for name, f in node.fields:
+            if _has_time_point(f):
+                object.__setattr__(value, name, _datetimes(f, getattr(value, name)))
+        return value
+    if isinstance(node, (ListN, ArrayN)) and node.container in ("list", "tuple"):
+        items = [_datetimes(node.elem, x) for x in value]
+        return tuple(items) if node.container == "tuple" else items
+    if isinstance(node, OptionalN):
+        return None if value is None else _datetimes(node.inner, value)
+    if isinstance(node, TupleN):
+        return tuple(_datetimes(e, x) for e, x in zip(node.elems, value))
+    if isinstance(node, MapN):
+        return {_datetimes(node.key, k): _datetimes(node.value, v) for k, v in value.items()}
+    if isinstance(node, SetN):
+        s = {_datetimes(node.elem, x) for x in value}
+        return frozenset(s) if node.frozen else s
+    if isinstance(node, VariantN):
+        if node.tagged:
+            return Variant(value.index, _datetimes(node.alts[value.index], value.value))
+        i = node.index_of(value)
+        return value if i is None else _datetimes(node.alts[i], value)
+    return value
+
+
+@overload
+def decode_from(cls: "type[T]", data: Any, offset: int = 0, format: str = "portable", *,
+                arrays: bool = False) -> "tuple[T, int]": ...
+@overload
+def decode_from(cls: Any, data: Any, offset: int = 0, format: str = "portable", *,
+                arrays: bool = False) -> "tuple[Any, int]": ...
 def decode_from(cls: Any, data: Any, offset: int = 0, format: str = "portable", *,
                 arrays: bool = False) -> "tuple[Any, int]":
     """Decodes one message starting at `offset`; returns (value, offset after it)."""
@@ -168,9 +301,25 @@ def decode_from(cls: Any, data: Any, offset: int = 0, format: str = "portable", 
         codec.fail(buf, offset, exc)
 
 
+def records_dtype(cls: Any, format: str = "portable") -> Any:
+    """The numpy structured dtype that ``Records[cls]`` decodes to (and
+    encodes from): the record's wire layout in that format."""
+    from ._schema import records_dtype as _dtype
+    node = build_node(Annotated[Any, RecordsSpec(cls)])
+    return _dtype(node.elem, format == "native")
+
+
 _TRUNCATION = (ErrorKind.TRUNCATED, ErrorKind.LENGTH_EXCEEDS_INPUT)
 
 
+@overload
+def iter_decode(cls: "type[T]", source: Any, format: str = "portable", *, arrays: bool = False,
+                chunk_size: int = 1 << 20, max_message_size: "int | None" = None,
+                batch: int = 4096) -> Iterator[T]: ...
+@overload
+def iter_decode(cls: Any, source: Any, format: str = "portable", *, arrays: bool = False,
+                chunk_size: int = 1 << 20, max_message_size: "int | None" = None,
+                batch: int = 4096) -> Iterator[Any]: ...
 def iter_decode(cls: Any, source: Any, format: str = "portable", *, arrays: bool = False,
                 chunk_size: int = 1 << 20, max_message_size: "int | None" = None,
                 batch: int = 4096) -> Iterator[Any]:
@@ -208,7 +357,17 @@ def _iter_buffer(codec: Codec, buf, batch: int) -> Iterator[Any]:
     size = codec.fixed_size
     many = codec.decode_many
     dec = codec.fast_decode
+    run = codec.program.decode_run if codec.program is not None and many is None else None
     while pos < end:
+        if run is not None:  # compiled codec: a batch of variable-size messages per call
+            try:
+                values, new_pos = run(buf, pos, batch)
+            except Exception:  # noqa: BLE001 - decoded one by one below
+                values = None
+            if values:
+                pos = new_pos
+                yield from values
+                continue
         if many is not None:
             n = min((end - pos) // size, batch)
             if n:
@@ -315,3 +474,13 @@ def _rebase(err: DecodeError, base: int) -> None:
     if err.needed is not None:
         err.needed += base
     err.args = (err.kind, err.offset, err.path, err.detail)
+
+
+if _accel.available() and not TYPE_CHECKING:
+    # encode()/decode() as C functions: a cached compiled codec is called
+    # without going through Python; every other call (other arguments, a
+    # first use, any failure) runs the Python functions above.
+    _encode_py, _decode_py = encode, decode
+    _accel._cext.set_entries(_FAST["portable"], _FAST["native"], _encode_py, _decode_py)
+    encode = _accel._cext.encode  # noqa: F811
+    decode = _accel._cext.decode  # noqa: F811

@@ -32,12 +32,14 @@ See README.md for the full table (containers, optional, variant, ...).
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 from typing import Annotated, Any, NamedTuple
 
 __all__ = [
     "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f32", "f64",
     "Scalar", "Fixed", "Array", "Bitset", "BitsetSpec", "Duration", "DurationSpec",
-    "Monostate", "Variant", "TaggedUnion", "TaggedSpec", "NDArray", "NDArraySpec",
+    "Monostate", "Variant", "TaggedUnion", "TaggedSpec", "NDArray", "NDArraySpec", "Records", "RecordsSpec",
+    "Bits", "DurationOf", "Tagged", "to_datetime", "from_datetime", "TimePoint", "TimePointOf",
 ]
 
 
@@ -130,6 +132,7 @@ def Bitset(n: int) -> Any:  # noqa: N802 - reads like a type
 @dataclasses.dataclass(frozen=True)
 class DurationSpec:
     rep: Scalar
+    unit: "str | None" = None  # set for a time_point (TimePoint / TimePointOf): its tick unit
 
 
 class Duration:
@@ -143,6 +146,19 @@ class Duration:
         if spec is None:
             raise TypeError(f"Duration[Rep] needs a number marker such as i64, got {rep!r}")
         return Annotated[float if spec.is_float else int, spec, DurationSpec(spec)]
+
+
+class TimePoint:
+    """``TimePoint[i64, "ns"]``: a ``std::chrono::time_point`` of a clock
+    counting from the Unix epoch (``system_clock``) in that unit ("s", "ms",
+    "us", "ns"). On the wire and by default in Python it is the tick count
+    (like ``Duration``); ``decode(..., datetimes=True)`` gives an aware UTC
+    ``datetime`` instead."""
+
+    def __class_getitem__(cls, params: Any) -> Any:
+        if not isinstance(params, tuple) or len(params) != 2:
+            raise TypeError('use TimePoint[Rep, unit], e.g. TimePoint[i64, "ns"]')
+        return Annotated[int, TimePointOf(*params)]
 
 
 class Monostate:
@@ -212,6 +228,87 @@ class NDArray:
         if spec is None:
             raise TypeError(f"NDArray[T] needs a number marker such as f32, got {elem!r}")
         return Annotated[Any, NDArraySpec(spec)]
+
+
+@dataclasses.dataclass(frozen=True)
+class RecordsSpec:
+    record: type
+
+
+class Records:
+    """``Records[Tick]``: a ``std::vector<Tick>`` of a flat dataclass whose
+    fields are all numbers, decoded as one numpy structured array (no Python
+    object per record; requires numpy). ``Annotated[numpy.ndarray,
+    RecordsSpec(Tick)]`` is the same, in a form type checkers accept. Encoding
+    takes such an array (``bin_serializer.records_dtype(Tick)`` is its dtype)."""
+
+    def __class_getitem__(cls, record: Any) -> Any:
+        return Annotated[Any, RecordsSpec(record)]
+
+
+# ---- Annotated metadata forms ---------------------------------------------------------------
+# mypy and pyright accept ``Annotated[<python type>, <any expression>]``, so
+# these are the statically typed spellings of the markers above:
+#
+#   coords:  Annotated[list[f32], Fixed(3)]        # Array[f32, 3]
+#   flags:   Annotated[int, Bits(12)]              # Bitset(12)
+#   elapsed: Annotated[int, DurationOf(i64)]       # Duration[i64]
+#   taken:   Annotated[int, TimePointOf(i64, "ns")]  # TimePoint[i64, "ns"]
+#   value:   Annotated[Variant, Tagged(i32, str)]  # TaggedUnion[i32, str]
+#   ticks:   Annotated[numpy.ndarray, RecordsSpec(Tick)]  # Records[Tick]
+
+
+def Bits(n: int) -> BitsetSpec:  # noqa: N802 - reads like a type
+    """``Annotated[int, Bits(N)]``: ``std::bitset<N>``."""
+    if not isinstance(n, int) or n < 0:
+        raise ValueError(f"Bits(n) needs a non-negative int, got {n!r}")
+    return BitsetSpec(n)
+
+
+def DurationOf(rep: Any) -> DurationSpec:  # noqa: N802
+    """``Annotated[int, DurationOf(i64)]``: a chrono duration / time_point with that Rep."""
+    spec = _scalar_of(rep)
+    if spec is None:
+        raise TypeError(f"DurationOf(rep) needs a number marker such as i64, got {rep!r}")
+    return DurationSpec(spec)
+
+
+def TimePointOf(rep: Any, unit: str) -> DurationSpec:  # noqa: N802
+    """``Annotated[int, TimePointOf(i64, "ns")]``: a time_point (see TimePoint)."""
+    spec = _scalar_of(rep)
+    if spec is None or spec.is_float:
+        raise TypeError(f"TimePointOf(rep, unit) needs an integer marker such as i64, got {rep!r}")
+    if unit not in _UNITS:
+        raise ValueError(f"time_point unit must be one of {sorted(_UNITS)}, not {unit!r}")
+    return DurationSpec(spec, unit)
+
+
+def Tagged(*alternatives: Any) -> TaggedSpec:  # noqa: N802
+    """``Annotated[Variant, Tagged(A, B)]``: ``std::variant<A, B>`` as ``Variant(index, value)``."""
+    if not alternatives:
+        raise TypeError("Tagged needs at least one alternative")
+    return TaggedSpec(tuple(alternatives))
+
+
+_UNITS = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}
+
+
+def to_datetime(ticks: int, unit: str = "ns") -> _dt.datetime:
+    """A ``time_point`` field's tick count (since the Unix epoch, as
+    ``std::chrono::system_clock``) as an aware UTC ``datetime`` (microsecond
+    resolution, like ``datetime``). unit: "s", "ms", "us" or "ns"."""
+    per = _UNITS[unit]
+    micros = ticks * 10**6 // per
+    return _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc) + _dt.timedelta(microseconds=micros)
+
+
+def from_datetime(value: _dt.datetime, unit: str = "ns") -> int:
+    """The tick count of an aware ``datetime`` (naive ones are taken as UTC)."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=_dt.timezone.utc)
+    delta = value - _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+    micros = (delta.days * 86400 + delta.seconds) * 10**6 + delta.microseconds
+    return micros * _UNITS[unit] // 10**6
 
 
 def _scalar_of(hint: Any) -> "Scalar | None":

@@ -203,3 +203,27 @@ def make_everything() -> Everything:
 def Monostate_variant():  # noqa: N802
     from bin_serializer.types import Variant
     return Variant(2, Monostate())
+
+
+@dataclass(slots=True)
+class PersonSlots:  # __slots__ dataclasses: the compiled codec reads and fills the slots directly
+    name: str
+    id: i32
+    email: str
+    scores: list[f32]
+
+
+@dataclass(slots=True, frozen=True)
+class TickSlots:
+    timestamp_ns: u64
+    symbol_id: u32
+    quantity: u32
+    price: f64
+    side: u8
+
+
+@dataclass(slots=True)
+class BookSlots:
+    owner: PersonSlots
+    ticks: list[TickSlots]
+    best: Optional[TickSlots] = None

@@ -53,3 +53,37 @@ def test_arrays_option_for_plain_lists():
 def test_ndarray_range_checked_on_encode():
     with pytest.raises(EncodeError):
         encode(np.array([1, 300]), schema=NDArray[u8])
+
+
+def test_records_decode_to_one_structured_array(backend):
+    from bin_serializer import records_dtype
+    from bin_serializer.types import Records
+    from schemas import Tick, make_tick
+    ticks = [make_tick(i) for i in range(300)]
+    for fmt in ("portable", "native"):
+        data = encode(ticks, fmt, schema=list[Tick])
+        arr = decode(Records[Tick], data, fmt)
+        assert isinstance(arr, np.ndarray) and arr.dtype == records_dtype(Tick, fmt)
+        assert arr.dtype.itemsize == (25 if fmt == "portable" else 32)
+        assert [int(x) for x in arr["quantity"]] == [t.quantity for t in ticks]
+        assert [float(x) for x in arr["price"]] == [t.price for t in ticks]
+        assert int(arr["timestamp_ns"][299]) == ticks[299].timestamp_ns
+        assert encode(arr, fmt, schema=Records[Tick]) == data  # and back, byte for byte
+    assert len(decode(Records[Tick], encode([], schema=list[Tick]))) == 0
+
+
+def test_records_errors(backend):
+    from bin_serializer import DecodeError, SchemaError
+    from bin_serializer.types import Records
+    from schemas import Person, Tick, make_tick
+    data = encode([make_tick(1), make_tick(2)], schema=list[Tick])
+    with pytest.raises(DecodeError) as e:
+        decode(Records[Tick], data[:-1])
+    assert (e.value.kind, e.value.offset) == ("length_exceeds_input", 0)
+    with pytest.raises(DecodeError) as e:  # a hostile count is refused before any allocation
+        decode(Records[Tick], b"\xff" * 8 + data[8:])
+    assert e.value.kind == "length_exceeds_input"
+    with pytest.raises(SchemaError):
+        decode(Records[Person], data)
+    with pytest.raises(EncodeError):
+        encode([make_tick(1)], schema=Records[Tick])  # a list, not an array

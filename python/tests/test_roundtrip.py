@@ -233,3 +233,44 @@ def test_native_fieldless_trivial_struct_list():
     data = encode(_NoFieldsHolder([_NoFields(), _NoFields()]), format="native")
     assert data.hex() == "0200000000000000" "0000"
     assert decode(_NoFieldsHolder, data, format="native") == _NoFieldsHolder([_NoFields()] * 2)
+
+
+def test_slots_dataclasses(backend):
+    from bin_serializer import EncodeError, encode
+    from schemas import BookSlots, PersonSlots, TickSlots, make_person, make_tick
+    p = make_person()
+    ps = PersonSlots(p.name, p.id, p.email, p.scores)
+    assert encode(ps) == encode(p)
+    back = decode(PersonSlots, encode(ps))
+    assert type(back) is PersonSlots and not hasattr(back, "__dict__")
+    assert (back.name, back.id, back.email) == (p.name, p.id, p.email)
+    t = make_tick(3)
+    ts = TickSlots(t.timestamp_ns, t.symbol_id, t.quantity, t.price, t.side)
+    book = BookSlots(back, [ts, ts], ts)
+    data = encode(book)
+    assert decode(BookSlots, data) == book
+    assert data == encode(back) + encode([t, t], schema=list[type(t)]) + b"\x01" + encode(t)
+    broken = PersonSlots.__new__(PersonSlots)  # a slot never assigned
+    broken.name, broken.id, broken.scores = "x", 1, []
+    with pytest.raises(EncodeError) as e:
+        encode(broken)
+    assert e.value.path == "PersonSlots.email"
+
+
+def test_list_changed_while_encoding_is_refused_not_a_crash(backend):
+    """Python code run by encode (here __index__) empties the list being encoded."""
+    from bin_serializer import EncodeError, encode
+    from bin_serializer.types import u32
+    victim: list = []
+
+    class Sneaky:
+        def __index__(self):
+            victim.clear()
+            return 1
+
+    victim.extend([Sneaky(), 2, 3, Sneaky()])
+    try:
+        data = encode(victim, schema=list[u32])
+    except (EncodeError, RuntimeError, IndexError):
+        return  # refused
+    assert len(data) >= 8  # or encoded from what it saw; never a crash

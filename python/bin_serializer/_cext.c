@@ -1,0 +1,1722 @@
+/* bin_serializer._cext: the compiled codec.
+ *
+ * The Python package turns a schema (dataclass hints) into a tree of nodes
+ * (_schema.py); _accel.py flattens that tree into a table of plan entries,
+ * and this module turns the table into C structs (Program) and walks them to
+ * encode and decode. There is no schema logic here: every decision (layout,
+ * padding, count bounds, which class to build) is taken in Python and handed
+ * over as numbers and objects.
+ *
+ * Failure contract (the same as the generated Python fast path): on malformed
+ * input or an unencodable value any exception is raised (usually the private
+ * _Fail). The caller then runs the pure-Python reference interpreter, which
+ * raises the precise DecodeError / EncodeError. So this code only has to
+ * reject exactly the inputs the reference rejects, never explain why.
+ *
+ * Allocation is bounded like the reference: a count prefix is checked
+ * against the bytes left (count <= left / min_element_size) before anything
+ * is allocated for it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#if PY_VERSION_HEX < 0x030B0000
+#include <longintrepr.h>
+#endif
+#include <math.h>
+#include <string.h>
+#include <stdint.h>
+
+#if PY_VERSION_HEX < 0x030B0000
+#define PyFloat_Pack4 _PyFloat_Pack4
+#define PyFloat_Pack8 _PyFloat_Pack8
+#define PyFloat_Unpack4 _PyFloat_Unpack4
+#define PyFloat_Unpack8 _PyFloat_Unpack8
+#endif
+
+/* Plan kinds: keep in sync with _accel.py. */
+enum {
+  K_SCALAR = 0,
+  K_BOOL = 1,
+  K_ENUM = 2,
+  K_FLAG = 3,
+  K_BITSET = 4,
+  K_STR = 5,
+  K_BYTES = 6,
+  K_LIST = 7,
+  K_ARRAY = 8,
+  K_OPTIONAL = 9,
+  K_VARIANT = 10,
+  K_MONOSTATE = 11,
+  K_TUPLE = 12,
+  K_MAP = 13,
+  K_SET = 14,
+  K_STRUCT = 15,
+  K_EVOLVABLE = 16,
+  K_COUNT
+};
+
+/* Plan flags. */
+enum {
+  F_TUPLE = 1,       /* list/array container is a tuple */
+  F_FROZEN = 2,      /* frozenset */
+  F_TAGGED = 4,      /* variant values are Variant(index, value) */
+  F_PADDED = 8,      /* struct: native memory image, fields at offsets, size bytes */
+  F_FASTNEW = 16,    /* struct: build with object.__new__ + attribute stores */
+  F_NDARRAY = 32,    /* list/array of numbers as a numpy array */
+  F_SLOTS = 64,      /* struct: every field is a __slots__ member at slot_at[i] */
+  F_RECURSIVE = 128, /* struct: contains itself (guard the C stack) */
+};
+
+typedef struct Plan {
+  int kind;
+  int flags;
+  char code;       /* scalar / enum struct code */
+  Py_ssize_t size; /* scalar, bitset: bytes; padded struct: total size */
+  Py_ssize_t n;    /* array: length; bitset: bits; struct: fields */
+  Py_ssize_t per;  /* count bound per element (>= 1) */
+  Py_ssize_t nkids;
+  struct Plan** kids;
+  Py_ssize_t* offsets; /* padded struct: field offsets */
+  Py_ssize_t* order;   /* struct built by calling the class: field index of each argument */
+  Py_ssize_t npos;     /* ... of which the first npos are positional */
+  Py_ssize_t* slot_at; /* F_SLOTS: byte offset of each field's slot in the instance */
+  PyObject* o[5];      /* kind-specific objects (see _accel.py) */
+} Plan;
+
+/* Module globals, set once by init(). */
+static PyObject* Fail;         /* the private exception */
+static PyObject* VariantCls;   /* types.Variant */
+static PyObject* MonostateObj; /* types.Monostate() */
+static PyObject* NdFrom;       /* fn(buf, dtype, n, pos) -> ndarray */
+static PyObject* AsList;       /* fn(value) -> list/tuple */
+static PyObject* SetOrder;     /* fn(set) -> list in encoding order */
+static PyObject* Trailing;     /* raised by decode() with the end position */
+static PyObject* EmptyTuple;
+
+#define FAIL_NULL()      \
+  do {                   \
+    PyErr_SetNone(Fail); \
+    return NULL;         \
+  } while (0)
+#define FAIL_INT()       \
+  do {                   \
+    PyErr_SetNone(Fail); \
+    return -1;           \
+  } while (0)
+
+/* ---------------------------------------------------------------------------------------------
+ * little-endian loads and stores */
+
+static inline uint64_t ld_le(const uint8_t* p, int size) {
+  uint64_t x = 0;
+#if PY_LITTLE_ENDIAN
+  memcpy(&x, p, (size_t)size);
+#else
+  for (int i = size - 1; i >= 0; --i) x = (x << 8) | p[i];
+#endif
+  return x;
+}
+
+static inline void st_le(uint8_t* p, uint64_t x, int size) {
+#if PY_LITTLE_ENDIAN
+  memcpy(p, &x, (size_t)size);
+#else
+  for (int i = 0; i < size; ++i) p[i] = (uint8_t)(x >> (8 * i));
+#endif
+}
+
+static PyObject* load_scalar(char code, const uint8_t* p) {
+  switch (code) {
+  case 'B': return PyLong_FromLong(p[0]);
+  case 'b': return PyLong_FromLong((int8_t)p[0]);
+  case 'H': return PyLong_FromLong((long)(uint16_t)ld_le(p, 2));
+  case 'h': return PyLong_FromLong((int16_t)(uint16_t)ld_le(p, 2));
+  case 'I': return PyLong_FromUnsignedLong((unsigned long)(uint32_t)ld_le(p, 4));
+  case 'i': return PyLong_FromLong((int32_t)(uint32_t)ld_le(p, 4));
+  case 'Q': return PyLong_FromUnsignedLongLong(ld_le(p, 8));
+  case 'q': return PyLong_FromLongLong((int64_t)ld_le(p, 8));
+  case 'f': {
+#if PY_LITTLE_ENDIAN && defined(__STDC_IEC_559__)
+    float f;
+    memcpy(&f, p, 4);
+    if (f == f) return PyFloat_FromDouble((double)f); /* NaNs: as the struct module reads them */
+#endif
+    double d = PyFloat_Unpack4((const char*)p, 1);
+    if (d == -1.0 && PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(d);
+  }
+  case 'd': {
+#if PY_LITTLE_ENDIAN && defined(__STDC_IEC_559__)
+    double x;
+    memcpy(&x, p, 8);
+    if (x == x) return PyFloat_FromDouble(x);
+#endif
+    double d = PyFloat_Unpack8((const char*)p, 1);
+    if (d == -1.0 && PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(d);
+  }
+  }
+  PyErr_SetString(PyExc_SystemError, "bin_serializer._cext: bad scalar code");
+  return NULL;
+}
+
+/* The value of an int that fits in one internal digit (most field values),
+ * without a call; 0 when it does not. */
+static inline int small_long(PyObject* v, long long* out) {
+#if PY_VERSION_HEX >= 0x030C0000
+  if (!PyUnstable_Long_IsCompact((PyLongObject*)v)) return 0;
+  *out = (long long)PyUnstable_Long_CompactValue((PyLongObject*)v);
+  return 1;
+#else
+  Py_ssize_t size = Py_SIZE(v);
+  if (size < -1 || size > 1) return 0;
+  *out = size * (long long)((PyLongObject*)v)->ob_digit[0];
+  return 1;
+#endif
+}
+
+/* An integer that passed its range check, stored with a constant width. */
+static inline int store_int(char code, long long x, uint8_t* p) {
+  switch (code) {
+  case 'B':
+    if ((unsigned long long)x > 0xFFu) FAIL_INT();
+    p[0] = (uint8_t)x;
+    return 0;
+  case 'b':
+    if (x < -0x80 || x > 0x7F) FAIL_INT();
+    p[0] = (uint8_t)x;
+    return 0;
+  case 'H':
+    if ((unsigned long long)x > 0xFFFFu) FAIL_INT();
+    st_le(p, (uint64_t)x, 2);
+    return 0;
+  case 'h':
+    if (x < -0x8000 || x > 0x7FFF) FAIL_INT();
+    st_le(p, (uint64_t)x, 2);
+    return 0;
+  case 'I':
+    if ((unsigned long long)x > 0xFFFFFFFFu) FAIL_INT();
+    st_le(p, (uint64_t)x, 4);
+    return 0;
+  case 'i':
+    if (x < -0x80000000LL || x > 0x7FFFFFFFLL) FAIL_INT();
+    st_le(p, (uint64_t)x, 4);
+    return 0;
+  case 'Q':
+    if (x < 0) FAIL_INT();
+    st_le(p, (uint64_t)x, 8);
+    return 0;
+  default: /* 'q' */ st_le(p, (uint64_t)x, 8); return 0;
+  }
+}
+
+/* Stores v as `code` (struct-module semantics: integers via __index__ and
+ * range-checked, floats via __float__, f32 overflow refused). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int
+store_scalar_slow(char code, PyObject* v, uint8_t* p) {
+  if (code == 'd' || code == 'f') {
+    double d = PyFloat_CheckExact(v) ? PyFloat_AS_DOUBLE(v) : PyFloat_AsDouble(v);
+    if (d == -1.0 && PyErr_Occurred()) return -1;
+#if PY_LITTLE_ENDIAN && defined(__STDC_IEC_559__)
+    if (d == d) { /* not NaN: what PyFloat_Pack4/8 do on an IEEE little-endian host */
+      if (code == 'd') {
+        memcpy(p, &d, 8);
+        return 0;
+      }
+      float f = (float)d;
+      if (isinf(f) && !isinf(d)) FAIL_INT(); /* too large for f32 (struct raises OverflowError) */
+      memcpy(p, &f, 4);
+      return 0;
+    }
+#endif
+    return code == 'd' ? PyFloat_Pack8(d, (char*)p, 1) : PyFloat_Pack4(d, (char*)p, 1);
+  }
+  int overflow = 0;
+  long long x;
+  if (PyLong_Check(v)) { /* the common case (int, bool, IntEnum): no __index__, no new reference */
+    if (small_long(v, &x)) return store_int(code, x, p);
+    x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    if (!overflow) return store_int(code, x, p);
+    if (code != 'Q') FAIL_INT();
+  }
+  PyObject* idx = v;
+  if (!PyLong_Check(v)) {
+    if (!PyIndex_Check(v)) FAIL_INT();
+    idx = PyNumber_Index(v);
+    if (idx == NULL) return -1;
+  } else {
+    Py_INCREF(idx);
+  }
+  if (code == 'Q') {
+    unsigned long long u = PyLong_AsUnsignedLongLong(idx);
+    Py_DECREF(idx);
+    if (u == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    st_le(p, u, 8);
+    return 0;
+  }
+  x = PyLong_AsLongLongAndOverflow(idx, &overflow);
+  Py_DECREF(idx);
+  if (x == -1 && PyErr_Occurred()) return -1;
+  if (overflow) FAIL_INT();
+  return store_int(code, x, p);
+}
+
+/* The hot path of store_scalar_slow: exact floats that are not NaN, and ints
+ * of one internal digit; everything else takes the general path. */
+static inline int store_scalar(char code, PyObject* v, uint8_t* p) {
+#if PY_LITTLE_ENDIAN && defined(__STDC_IEC_559__)
+  if (code == 'd' || code == 'f') {
+    if (PyFloat_CheckExact(v)) {
+      double d = PyFloat_AS_DOUBLE(v);
+      if (d == d) {
+        if (code == 'd') {
+          memcpy(p, &d, 8);
+          return 0;
+        }
+        float f = (float)d;
+        if (!isinf(f) || isinf(d)) {
+          memcpy(p, &f, 4);
+          return 0;
+        }
+      }
+    }
+    return store_scalar_slow(code, v, p);
+  }
+#endif
+  long long x;
+  if (PyLong_CheckExact(v) && small_long(v, &x)) return store_int(code, x, p);
+  return store_scalar_slow(code, v, p);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * decoding */
+
+typedef struct {
+  PyObject* obj; /* the buffer object (numpy views are made from it) */
+  const uint8_t* buf;
+  Py_ssize_t end;
+} Ctx;
+
+static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos);
+
+static inline int read_count(Ctx* c, Py_ssize_t* ppos, Py_ssize_t per, Py_ssize_t* out) {
+  Py_ssize_t pos = *ppos;
+  if (c->end - pos < 8) FAIL_INT();
+  uint64_t n = ld_le(c->buf + pos, 8);
+  uint64_t left = (uint64_t)(c->end - pos - 8);
+  if (n > left / (uint64_t)per) FAIL_INT();
+  *out = (Py_ssize_t)n;
+  *ppos = pos + 8;
+  return 0;
+}
+
+/* numpy arrays (F_NDARRAY): o[0] dtype, o[1] element spec, o[2] fn(value,
+ * dtype, spec) -> bytes; size = bytes per element. */
+static PyObject* dec_ndarray(const Plan* p, Ctx* c, Py_ssize_t* ppos, Py_ssize_t n) {
+  Py_ssize_t esize = p->size;
+  if (n > (c->end - *ppos) / (esize ? esize : 1)) FAIL_NULL();
+  PyObject* r = PyObject_CallFunction(NdFrom, "OOnn", c->obj, p->o[0], n, *ppos);
+  if (r) *ppos += n * esize;
+  return r;
+}
+
+/* Elements of a list/array/set: n decodes into a new list or tuple. */
+static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t n, int as_tuple) {
+  PyObject* r = as_tuple ? PyTuple_New(n) : PyList_New(n);
+  if (r == NULL) return NULL;
+  if (elem->kind == K_SCALAR) { /* numbers: no recursion, one bounds check */
+    Py_ssize_t sz = elem->size;
+    if (n > (c->end - *ppos) / sz) {
+      Py_DECREF(r);
+      FAIL_NULL();
+    }
+    const uint8_t* q = c->buf + *ppos;
+    for (Py_ssize_t i = 0; i < n; ++i, q += sz) {
+      PyObject* x = load_scalar(elem->code, q);
+      if (x == NULL) {
+        Py_DECREF(r);
+        return NULL;
+      }
+      if (as_tuple)
+        PyTuple_SET_ITEM(r, i, x);
+      else
+        PyList_SET_ITEM(r, i, x);
+    }
+    *ppos += n * sz;
+    return r;
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* x = dec(elem, c, ppos);
+    if (x == NULL) {
+      Py_DECREF(r);
+      return NULL;
+    }
+    if (as_tuple)
+      PyTuple_SET_ITEM(r, i, x);
+    else
+      PyList_SET_ITEM(r, i, x);
+  }
+  return r;
+}
+
+/* Builds the struct instance from its field values (steals nothing). */
+static PyObject* construct(const Plan* p, PyObject** vals) {
+  PyObject* cls = p->o[0];
+  Py_ssize_t n = p->n;
+  if ((p->flags & (F_FASTNEW | F_SLOTS)) == (F_FASTNEW | F_SLOTS)) {
+    /* __slots__ dataclass: the instance is its slots; fill them in place */
+    PyTypeObject* tp = (PyTypeObject*)cls;
+    PyObject* obj = tp->tp_alloc(tp, 0);
+    if (obj == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject** slot = (PyObject**)((char*)obj + p->slot_at[i]);
+      Py_XSETREF(*slot, Py_NewRef(vals[i]));
+    }
+    return obj;
+  }
+  if (p->flags & F_FASTNEW) {
+    PyObject* obj = PyBaseObject_Type.tp_new((PyTypeObject*)cls, EmptyTuple, NULL);
+    if (obj == NULL) return NULL;
+    PyObject* names = p->o[1];
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (PyObject_GenericSetAttr(obj, PyTuple_GET_ITEM(names, i), vals[i]) < 0) {
+        Py_DECREF(obj);
+        return NULL;
+      }
+    }
+    return obj;
+  }
+  PyObject* stack[64] = {NULL};
+  PyObject** args = stack;
+  if (n > 64) {
+    args = PyMem_Malloc(sizeof(PyObject*) * (size_t)n);
+    if (args == NULL) return PyErr_NoMemory();
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) args[i] = vals[p->order[i]];
+  PyObject* kwnames = p->o[2] == Py_None ? NULL : p->o[2];
+  PyObject* r = PyObject_Vectorcall(cls, args, (size_t)p->npos, kwnames);
+  if (args != stack) PyMem_Free(args);
+  return r;
+}
+
+static void decref_vals(PyObject** vals, Py_ssize_t n) {
+  for (Py_ssize_t i = 0; i < n; ++i) Py_XDECREF(vals[i]);
+}
+
+static PyObject* dec_struct(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
+  Py_ssize_t n = p->n;
+  PyObject* stack[32];
+  PyObject** vals = stack;
+  if (n > 32) {
+    vals = PyMem_Calloc((size_t)n, sizeof(PyObject*));
+    if (vals == NULL) return PyErr_NoMemory();
+  } else {
+    memset(stack, 0, sizeof(PyObject*) * (size_t)n);
+  }
+  PyObject* r = NULL;
+  if (p->flags & F_PADDED) {
+    Py_ssize_t base = *ppos;
+    if (c->end - base < p->size) {
+      PyErr_SetNone(Fail);
+      goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      Py_ssize_t at = base + p->offsets[i];
+      vals[i] = dec(p->kids[i], c, &at);
+      if (vals[i] == NULL) goto done;
+    }
+    *ppos = base + p->size;
+  } else {
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      vals[i] = dec(p->kids[i], c, ppos);
+      if (vals[i] == NULL) goto done;
+    }
+  }
+  r = construct(p, vals);
+done:
+  decref_vals(vals, n);
+  if (vals != stack) PyMem_Free(vals);
+  return r;
+}
+
+/* [u32 body_length][u32 field_count][fields] (docs/wire-format.md section 11);
+ * the same steps as _evolution.decode. o[3]: versions (frozenset of ints),
+ * o[4]: default(i) -> the value of a field older data lacks. */
+static PyObject* dec_evolvable(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
+  Py_ssize_t pos = *ppos;
+  if (c->end - pos < 8) FAIL_NULL();
+  uint64_t body = ld_le(c->buf + pos, 4);
+  uint64_t count = ld_le(c->buf + pos + 4, 4);
+  pos += 8;
+  if (body > (uint64_t)(c->end - pos)) FAIL_NULL();
+  Py_ssize_t mine = p->n;
+  if (count < (uint64_t)mine) {
+    PyObject* k = PyLong_FromUnsignedLongLong(count);
+    if (k == NULL) return NULL;
+    int in = PySet_Contains(p->o[3], k);
+    Py_DECREF(k);
+    if (in < 0) return NULL;
+    if (!in) FAIL_NULL();
+  }
+  Py_ssize_t bend = pos + (Py_ssize_t)body;
+  Py_ssize_t known = count < (uint64_t)mine ? (Py_ssize_t)count : mine;
+  PyObject** vals = PyMem_Calloc((size_t)(mine ? mine : 1), sizeof(PyObject*));
+  if (vals == NULL) return PyErr_NoMemory();
+  PyObject* r = NULL;
+  for (Py_ssize_t i = 0; i < known; ++i) {
+    vals[i] = dec(p->kids[i], c, &pos);
+    if (vals[i] == NULL) goto done;
+  }
+  for (Py_ssize_t i = known; i < mine; ++i) {
+    vals[i] = PyObject_CallFunction(p->o[4], "n", i);
+    if (vals[i] == NULL) goto done;
+  }
+  if (pos != bend) {
+    if (pos < bend && count > (uint64_t)mine) {
+      pos = bend;
+    } else {
+      PyErr_SetNone(Fail);
+      goto done;
+    }
+  }
+  r = construct(p, vals);
+  if (r) *ppos = pos;
+done:
+  decref_vals(vals, mine);
+  PyMem_Free(vals);
+  return r;
+}
+
+static PyObject* dec_bitset(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
+  Py_ssize_t size = p->size, bits = p->n, pos = *ppos;
+  if (size == 0) return PyLong_FromLong(0);
+  if (c->end - pos < size) FAIL_NULL();
+  const uint8_t* q = c->buf + pos;
+  /* no bit at a position >= bits */
+  for (Py_ssize_t i = bits / 8; i < size; ++i) {
+    unsigned keep = (i == bits / 8) ? ((1u << (bits % 8)) - 1u) : 0u;
+    if (q[i] & ~keep & 0xFFu) FAIL_NULL();
+  }
+  *ppos = pos + size;
+  if (size <= 8) return PyLong_FromUnsignedLongLong(ld_le(q, (int)size));
+  return _PyLong_FromByteArray(q, (size_t)size, 1, 0);
+}
+
+/* UTF-8 -> str; ASCII (the common case) is one scan and one copy. */
+static PyObject* decode_str(const char* s, Py_ssize_t n) {
+  Py_ssize_t i = 0;
+  const unsigned char* u = (const unsigned char*)s;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, u + i, 8);
+    if (w & 0x8080808080808080ULL) break;
+  }
+  for (; i < n; ++i) {
+    if (u[i] & 0x80) break;
+  }
+  if (i < n) return PyUnicode_DecodeUTF8(s, n, NULL);
+  PyObject* r = PyUnicode_New(n, 127);
+  if (r == NULL) return NULL;
+  memcpy(PyUnicode_1BYTE_DATA(r), s, (size_t)n);
+  return r;
+}
+
+static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
+  Py_ssize_t pos = *ppos;
+  switch (p->kind) {
+  case K_SCALAR: {
+    if (c->end - pos < p->size) FAIL_NULL();
+    *ppos = pos + p->size;
+    return load_scalar(p->code, c->buf + pos);
+  }
+  case K_BOOL: {
+    if (pos >= c->end) FAIL_NULL();
+    uint8_t b = c->buf[pos];
+    if (b > 1) FAIL_NULL();
+    *ppos = pos + 1;
+    return Py_NewRef(b ? Py_True : Py_False);
+  }
+  case K_ENUM:
+  case K_FLAG: {
+    if (c->end - pos < p->size) FAIL_NULL();
+    PyObject* x = load_scalar(p->code, c->buf + pos);
+    if (x == NULL) return NULL;
+    PyObject* r;
+    if (p->kind == K_ENUM) {
+      r = PyDict_GetItemWithError(p->o[0], x);
+      Py_XINCREF(r);
+      if (r == NULL && !PyErr_Occurred()) PyErr_SetNone(Fail);
+    } else {
+      r = PyObject_CallOneArg(p->o[0], x);
+    }
+    Py_DECREF(x);
+    if (r) *ppos = pos + p->size;
+    return r;
+  }
+  case K_BITSET: return dec_bitset(p, c, ppos);
+  case K_STR:
+  case K_BYTES: {
+    Py_ssize_t n;
+    if (read_count(c, &pos, 1, &n) < 0) return NULL;
+    const char* s = (const char*)c->buf + pos;
+    PyObject* r = p->kind == K_STR ? decode_str(s, n) : PyBytes_FromStringAndSize(s, n);
+    if (r) *ppos = pos + n;
+    return r;
+  }
+  case K_LIST: {
+    Py_ssize_t n;
+    if (read_count(c, &pos, p->per, &n) < 0) return NULL;
+    PyObject* r = (p->flags & F_NDARRAY) ? dec_ndarray(p, c, &pos, n)
+                                         : dec_seq(p->kids[0], c, &pos, n, p->flags & F_TUPLE);
+    if (r) *ppos = pos;
+    return r;
+  }
+  case K_ARRAY: {
+    PyObject* r = (p->flags & F_NDARRAY) ? dec_ndarray(p, c, &pos, p->n)
+                                         : dec_seq(p->kids[0], c, &pos, p->n, p->flags & F_TUPLE);
+    if (r) *ppos = pos;
+    return r;
+  }
+  case K_OPTIONAL: {
+    if (pos >= c->end) FAIL_NULL();
+    uint8_t f = c->buf[pos];
+    if (f > 1) FAIL_NULL();
+    *ppos = pos + 1;
+    if (f == 0) Py_RETURN_NONE;
+    return dec(p->kids[0], c, ppos);
+  }
+  case K_VARIANT: {
+    if (c->end - pos < 4) FAIL_NULL();
+    uint64_t idx = ld_le(c->buf + pos, 4);
+    if (idx >= (uint64_t)p->nkids) FAIL_NULL();
+    pos += 4;
+    if (Py_EnterRecursiveCall(" in bin_serializer decode")) return NULL;
+    PyObject* x = dec(p->kids[idx], c, &pos);
+    Py_LeaveRecursiveCall();
+    if (x == NULL) return NULL;
+    if (p->flags & F_TAGGED) {
+      PyObject* args[2] = {PyLong_FromUnsignedLongLong(idx), x};
+      if (args[0] == NULL) {
+        Py_DECREF(x);
+        return NULL;
+      }
+      PyObject* r = PyObject_Vectorcall(VariantCls, args, 2, NULL);
+      Py_DECREF(args[0]);
+      Py_DECREF(x);
+      x = r;
+      if (x == NULL) return NULL;
+    }
+    *ppos = pos;
+    return x;
+  }
+  case K_MONOSTATE: return Py_NewRef(MonostateObj);
+  case K_TUPLE: {
+    PyObject* r = PyTuple_New(p->nkids);
+    if (r == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < p->nkids; ++i) {
+      PyObject* x = dec(p->kids[i], c, &pos);
+      if (x == NULL) {
+        Py_DECREF(r);
+        return NULL;
+      }
+      PyTuple_SET_ITEM(r, i, x);
+    }
+    *ppos = pos;
+    return r;
+  }
+  case K_MAP: {
+    Py_ssize_t n;
+    if (read_count(c, &pos, p->per, &n) < 0) return NULL;
+    PyObject* d = PyDict_New();
+    if (d == NULL) return NULL;
+    if (Py_EnterRecursiveCall(" in bin_serializer decode")) {
+      Py_DECREF(d);
+      return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* k = dec(p->kids[0], c, &pos);
+      if (k == NULL) goto map_fail;
+      int has = PyDict_Contains(d, k);
+      if (has != 0) {
+        Py_DECREF(k);
+        if (has > 0) PyErr_SetNone(Fail);
+        goto map_fail;
+      }
+      PyObject* v = dec(p->kids[1], c, &pos);
+      if (v == NULL) {
+        Py_DECREF(k);
+        goto map_fail;
+      }
+      int rc = PyDict_SetItem(d, k, v);
+      Py_DECREF(k);
+      Py_DECREF(v);
+      if (rc < 0) goto map_fail;
+    }
+    Py_LeaveRecursiveCall();
+    *ppos = pos;
+    return d;
+  map_fail:
+    Py_LeaveRecursiveCall();
+    Py_DECREF(d);
+    return NULL;
+  }
+  case K_SET: {
+    Py_ssize_t n;
+    if (read_count(c, &pos, p->per, &n) < 0) return NULL;
+    PyObject* s = PySet_New(NULL);
+    if (s == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* k = dec(p->kids[0], c, &pos);
+      if (k == NULL) goto set_fail;
+      int has = PySet_Contains(s, k);
+      if (has != 0) {
+        Py_DECREF(k);
+        if (has > 0) PyErr_SetNone(Fail);
+        goto set_fail;
+      }
+      int rc = PySet_Add(s, k);
+      Py_DECREF(k);
+      if (rc < 0) goto set_fail;
+    }
+    *ppos = pos;
+    if (p->flags & F_FROZEN) {
+      PyObject* f = PyFrozenSet_New(s);
+      Py_DECREF(s);
+      return f;
+    }
+    return s;
+  set_fail:
+    Py_DECREF(s);
+    return NULL;
+  }
+  case K_STRUCT:
+    if (!(p->flags & F_RECURSIVE)) return dec_struct(p, c, ppos); /* depth bounded by the schema */
+    /* fall through */
+  case K_EVOLVABLE: {
+    if (Py_EnterRecursiveCall(" in bin_serializer decode")) return NULL;
+    PyObject* r = p->kind == K_STRUCT ? dec_struct(p, c, ppos) : dec_evolvable(p, c, ppos);
+    Py_LeaveRecursiveCall();
+    return r;
+  }
+  }
+  PyErr_SetString(PyExc_SystemError, "bin_serializer._cext: bad plan kind");
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * encoding */
+
+typedef struct {
+  uint8_t* p;
+  Py_ssize_t len, cap;
+  uint8_t small[512];
+} Out;
+
+static int grow(Out* o, Py_ssize_t need) {
+  Py_ssize_t cap = o->cap * 2;
+  if (cap < o->len + need) cap = o->len + need + 256;
+  uint8_t* np;
+  if (o->p == o->small) {
+    np = PyMem_Malloc((size_t)cap);
+    if (np) memcpy(np, o->p, (size_t)o->len);
+  } else {
+    np = PyMem_Realloc(o->p, (size_t)cap);
+  }
+  if (np == NULL) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  o->p = np;
+  o->cap = cap;
+  return 0;
+}
+
+static inline int reserve(Out* o, Py_ssize_t need) {
+  if (o->cap - o->len >= need) return 0;
+  return grow(o, need);
+}
+
+static inline int put(Out* o, const void* src, Py_ssize_t n) {
+  if (reserve(o, n) < 0) return -1;
+  memcpy(o->p + o->len, src, (size_t)n);
+  o->len += n;
+  return 0;
+}
+
+static inline int put_u(Out* o, uint64_t x, int size) {
+  if (reserve(o, size) < 0) return -1;
+  st_le(o->p + o->len, x, size);
+  o->len += size;
+  return 0;
+}
+
+static int enc(const Plan* p, PyObject* v, Out* o);
+
+static int enc_bytes_obj(PyObject* b, Out* o, int with_count) {
+  char* s;
+  Py_ssize_t n;
+  if (PyBytes_AsStringAndSize(b, &s, &n) < 0) return -1;
+  if (with_count && put_u(o, (uint64_t)n, 8) < 0) return -1;
+  return put(o, s, n);
+}
+
+/* Elements of a list/tuple (already a list or tuple). */
+/* A list may be changed by Python code that encoding runs (__index__,
+ * __float__, ...): its size is checked and its item held at every step. */
+static int seq_changed(PyObject* seq, Py_ssize_t n) {
+  if (PySequence_Fast_GET_SIZE(seq) == n) return 0;
+  PyErr_SetString(PyExc_RuntimeError, "sequence changed size during encoding");
+  return -1;
+}
+
+static int enc_items(const Plan* elem, PyObject* seq, Out* o) {
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  PyObject** items = PySequence_Fast_ITEMS(seq);
+  if (elem->kind == K_SCALAR) {
+    Py_ssize_t sz = elem->size;
+    if (reserve(o, n * sz) < 0) return -1;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (seq_changed(seq, n) < 0) return -1;
+      PyObject* x = PySequence_Fast_GET_ITEM(seq, i);
+      Py_INCREF(x);
+      int rc = store_scalar(elem->code, x, o->p + o->len);
+      Py_DECREF(x);
+      if (rc < 0) return -1;
+      o->len += sz;
+    }
+    return 0;
+  }
+  if (elem->kind == K_BOOL) {
+    if (reserve(o, n) < 0) return -1;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* x = items[i];
+      uint8_t b;
+      if (x == Py_True)
+        b = 1;
+      else if (x == Py_False)
+        b = 0;
+      else {
+        if (!PyLong_Check(x)) FAIL_INT();
+        int of = 0;
+        long long y = PyLong_AsLongLongAndOverflow(x, &of);
+        if (of || (y != 0 && y != 1)) FAIL_INT();
+        b = (uint8_t)y;
+      }
+      o->p[o->len++] = b;
+    }
+    return 0;
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (seq_changed(seq, n) < 0) return -1;
+    PyObject* x = PySequence_Fast_GET_ITEM(seq, i);
+    Py_INCREF(x);
+    int rc = enc(elem, x, o);
+    Py_DECREF(x);
+    if (rc < 0) return -1;
+  }
+  return 0;
+}
+
+static int enc_ndarray(const Plan* p, PyObject* v, Out* o, int with_count, Py_ssize_t fixed_n) {
+  PyObject* b = PyObject_CallFunctionObjArgs(p->o[2], v, p->o[0], p->o[1], NULL);
+  if (b == NULL) return -1;
+  if (!PyBytes_Check(b)) {
+    Py_DECREF(b);
+    FAIL_INT();
+  }
+  Py_ssize_t esize = p->size;
+  int rc;
+  if (!with_count && PyBytes_GET_SIZE(b) != fixed_n * esize) {
+    PyErr_SetNone(Fail);
+    rc = -1;
+  } else {
+    rc = (with_count ? put_u(o, (uint64_t)(PyBytes_GET_SIZE(b) / esize), 8) : 0) < 0
+             ? -1
+             : enc_bytes_obj(b, o, 0);
+  }
+  Py_DECREF(b);
+  return rc;
+}
+
+static int enc_struct_fields(const Plan* p, PyObject* v, Out* o) {
+  PyObject* names = p->o[1];
+  if (p->flags & F_PADDED) {
+    Py_ssize_t base = o->len;
+    if (reserve(o, p->size) < 0) return -1;
+    memset(o->p + base, 0, (size_t)p->size);
+    for (Py_ssize_t i = 0; i < p->n; ++i) {
+      PyObject* x = PyObject_GetAttr(v, PyTuple_GET_ITEM(names, i));
+      if (x == NULL) return -1;
+      o->len = base + p->offsets[i];
+      int rc = enc(p->kids[i], x, o);
+      Py_DECREF(x);
+      if (rc < 0) return -1;
+    }
+    o->len = base + p->size;
+    return 0;
+  }
+  if ((p->flags & F_SLOTS) && (PyObject*)Py_TYPE(v) == p->o[0]) {
+    /* size: the fixed encoded size when there is one (reserved once) */
+    int fixed = p->size > 0;
+    if (fixed && reserve(o, p->size) < 0) return -1;
+    for (Py_ssize_t i = 0; i < p->n; ++i) {
+      PyObject* x = *(PyObject**)((char*)v + p->slot_at[i]);
+      if (x == NULL) { /* an unset slot: getattr would raise */
+        PyErr_SetObject(PyExc_AttributeError, PyTuple_GET_ITEM(names, i));
+        return -1;
+      }
+      Py_INCREF(x);
+      const Plan* k = p->kids[i];
+      int rc;
+      if (k->kind == K_SCALAR) {
+        rc = fixed ? 0 : reserve(o, k->size);
+        if (rc == 0) rc = store_scalar(k->code, x, o->p + o->len);
+        if (rc == 0) o->len += k->size;
+      } else {
+        rc = enc(k, x, o);
+      }
+      Py_DECREF(x);
+      if (rc < 0) return -1;
+    }
+    return 0;
+  }
+  PyObject* dict = NULL;
+  if ((p->flags & F_FASTNEW) && Py_TYPE(v)->tp_dictoffset != 0) {
+    /* A plain dataclass instance: its fields are in its __dict__,
+         * normally in declaration order (__init__ stores them so); walk it
+         * instead of one attribute lookup per field. */
+    dict = PyObject_GenericGetDict(v, NULL);
+    if (dict == NULL) PyErr_Clear();
+  }
+  Py_ssize_t it = 0;
+  for (Py_ssize_t i = 0; i < p->n; ++i) {
+    PyObject *name = PyTuple_GET_ITEM(names, i), *key, *x = NULL;
+    if (dict != NULL && PyDict_Next(dict, &it, &key, &x) && key == name) {
+      Py_INCREF(x);
+    } else {
+      if (dict != NULL) {
+        x = PyDict_GetItemWithError(dict, name);
+        Py_XINCREF(x);
+        it = PY_SSIZE_T_MAX; /* out of order: look the rest up */
+      }
+      if (x == NULL) {
+        if (PyErr_Occurred()) {
+          Py_XDECREF(dict);
+          return -1;
+        }
+        x = PyObject_GetAttr(v, name);
+        if (x == NULL) {
+          Py_XDECREF(dict);
+          return -1;
+        }
+      }
+    }
+    const Plan* k = p->kids[i];
+    int rc;
+    if (k->kind == K_SCALAR) { /* inline: most fields are numbers */
+      rc = reserve(o, k->size);
+      if (rc == 0) rc = store_scalar(k->code, x, o->p + o->len);
+      if (rc == 0) o->len += k->size;
+    } else {
+      rc = enc(k, x, o);
+    }
+    Py_DECREF(x);
+    if (rc < 0) {
+      Py_XDECREF(dict);
+      return -1;
+    }
+  }
+  Py_XDECREF(dict);
+  return 0;
+}
+
+static int enc_bitset(const Plan* p, PyObject* v, Out* o) {
+  if (!PyLong_Check(v)) FAIL_INT();
+  PyObject* bits = PyLong_FromSsize_t(p->n);
+  if (bits == NULL) return -1;
+  PyObject* hi = PyNumber_Rshift(v, bits);
+  Py_DECREF(bits);
+  if (hi == NULL) return -1;
+  int nz = PyObject_IsTrue(hi);
+  Py_DECREF(hi);
+  if (nz != 0) {
+    if (nz > 0) PyErr_SetNone(Fail);
+    return -1;
+  }
+  if (p->size == 0) return 0;
+  if (reserve(o, p->size) < 0) return -1;
+  if (p->size <= 8) {
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    if (x == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    st_le(o->p + o->len, x, (int)p->size);
+  } else {
+    PyObject* b = PyObject_CallMethod(v, "to_bytes", "ns", p->size, "little");
+    if (b == NULL) return -1;
+    memcpy(o->p + o->len, PyBytes_AS_STRING(b), (size_t)p->size);
+    Py_DECREF(b);
+  }
+  o->len += p->size;
+  return 0;
+}
+
+static int enc(const Plan* p, PyObject* v, Out* o) {
+  switch (p->kind) {
+  case K_SCALAR:
+  case K_FLAG: {
+    if (reserve(o, p->size) < 0) return -1;
+    if (store_scalar(p->code, v, o->p + o->len) < 0) return -1;
+    o->len += p->size;
+    return 0;
+  }
+  case K_BOOL: {
+    uint8_t b;
+    if (v == Py_True)
+      b = 1;
+    else if (v == Py_False)
+      b = 0;
+    else {
+      if (!PyLong_Check(v) || PyBool_Check(v)) FAIL_INT();
+      int of = 0;
+      long long y = PyLong_AsLongLongAndOverflow(v, &of);
+      if (of || (y != 0 && y != 1)) FAIL_INT();
+      b = (uint8_t)y;
+    }
+    return put(o, &b, 1);
+  }
+  case K_ENUM: {
+    /* an instance of the enum class is a member (and an IntEnum's
+             * __hash__ runs Python code: skip the dict for it) */
+    int in = (PyObject*)Py_TYPE(v) == p->o[1] ? 1 : PyDict_Contains(p->o[0], v);
+    if (in <= 0) {
+      if (in == 0) PyErr_SetNone(Fail);
+      return -1;
+    }
+    if (reserve(o, p->size) < 0) return -1;
+    if (store_scalar(p->code, v, o->p + o->len) < 0) return -1;
+    o->len += p->size;
+    return 0;
+  }
+  case K_BITSET: return enc_bitset(p, v, o);
+  case K_STR: {
+    if (!PyUnicode_Check(v)) FAIL_INT();
+    Py_ssize_t n;
+    const char* s = PyUnicode_AsUTF8AndSize(v, &n);
+    if (s == NULL) return -1;
+    if (put_u(o, (uint64_t)n, 8) < 0) return -1;
+    return put(o, s, n);
+  }
+  case K_BYTES: {
+    if (PyBytes_Check(v)) return enc_bytes_obj(v, o, 1);
+    if (PyByteArray_Check(v)) {
+      Py_ssize_t n = PyByteArray_GET_SIZE(v);
+      if (put_u(o, (uint64_t)n, 8) < 0) return -1;
+      return put(o, PyByteArray_AS_STRING(v), n);
+    }
+    if (PyMemoryView_Check(v)) {
+      PyObject* b = PyObject_CallMethod(v, "tobytes", NULL);
+      if (b == NULL) return -1;
+      int rc = enc_bytes_obj(b, o, 1);
+      Py_DECREF(b);
+      return rc;
+    }
+    FAIL_INT();
+  }
+  case K_LIST: {
+    if (p->flags & F_NDARRAY) return enc_ndarray(p, v, o, 1, 0);
+    PyObject* seq;
+    if (PyList_CheckExact(v)) {
+      seq = Py_NewRef(v);
+    } else {
+      seq = PyObject_CallOneArg(AsList, v);
+      if (seq == NULL) return -1;
+      if (!PyList_Check(seq) && !PyTuple_Check(seq)) {
+        Py_DECREF(seq);
+        FAIL_INT();
+      }
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    /* every element takes at least `per` bytes: one allocation up front */
+    int rc = (n <= PY_SSIZE_T_MAX / 2 / p->per) ? reserve(o, 8 + n * p->per) : 0;
+    if (rc == 0) rc = put_u(o, (uint64_t)n, 8);
+    if (rc == 0) rc = enc_items(p->kids[0], seq, o);
+    Py_DECREF(seq);
+    return rc;
+  }
+  case K_ARRAY: {
+    if (p->flags & F_NDARRAY) return enc_ndarray(p, v, o, 0, p->n);
+    if (PyList_CheckExact(v) || PyTuple_CheckExact(v)) {
+      if (PySequence_Fast_GET_SIZE(v) != p->n) FAIL_INT();
+      return enc_items(p->kids[0], v, o);
+    }
+    Py_ssize_t len = PyObject_Size(v);
+    if (len < 0) return -1;
+    if (len != p->n) FAIL_INT();
+    PyObject* seq = PySequence_Fast(v, "expected a sequence");
+    if (seq == NULL) return -1;
+    int rc = PySequence_Fast_GET_SIZE(seq) == p->n ? enc_items(p->kids[0], seq, o)
+                                                   : (PyErr_SetNone(Fail), -1);
+    Py_DECREF(seq);
+    return rc;
+  }
+  case K_OPTIONAL: {
+    if (v == Py_None) return put_u(o, 0, 1);
+    if (put_u(o, 1, 1) < 0) return -1;
+    return enc(p->kids[0], v, o);
+  }
+  case K_VARIANT: {
+    Py_ssize_t idx;
+    PyObject* x;
+    if (p->flags & F_TAGGED) {
+      if (!PyObject_TypeCheck(v, (PyTypeObject*)VariantCls) || PyTuple_GET_SIZE(v) != 2) FAIL_INT();
+      PyObject* i = PyTuple_GET_ITEM(v, 0);
+      if (!PyLong_Check(i)) FAIL_INT();
+      idx = PyLong_AsSsize_t(i);
+      if (idx == -1 && PyErr_Occurred()) return -1;
+      x = PyTuple_GET_ITEM(v, 1);
+    } else {
+      PyObject* i = PyDict_GetItemWithError(p->o[0], (PyObject*)Py_TYPE(v));
+      if (i == NULL) {
+        if (PyErr_Occurred()) return -1;
+        i = PyObject_CallOneArg(p->o[1], v); /* VariantN.index_of: isinstance fallback */
+        if (i == NULL) return -1;
+        if (i == Py_None) {
+          Py_DECREF(i);
+          FAIL_INT();
+        }
+        idx = PyLong_AsSsize_t(i);
+        Py_DECREF(i);
+      } else {
+        idx = PyLong_AsSsize_t(i);
+      }
+      if (idx == -1 && PyErr_Occurred()) return -1;
+      x = v;
+    }
+    if (idx < 0 || idx >= p->nkids) FAIL_INT();
+    if (put_u(o, (uint64_t)idx, 4) < 0) return -1;
+    if (Py_EnterRecursiveCall(" in bin_serializer encode")) return -1;
+    int rc = enc(p->kids[idx], x, o);
+    Py_LeaveRecursiveCall();
+    return rc;
+  }
+  case K_MONOSTATE: return 0;
+  case K_TUPLE: {
+    Py_ssize_t len = PyObject_Size(v);
+    if (len < 0) return -1;
+    if (len != p->nkids) FAIL_INT();
+    PyObject* seq = PySequence_Fast(v, "expected a sequence");
+    if (seq == NULL) return -1;
+    int rc = 0;
+    if (PySequence_Fast_GET_SIZE(seq) != p->nkids) {
+      PyErr_SetNone(Fail);
+      rc = -1;
+    }
+    for (Py_ssize_t i = 0; rc == 0 && i < p->nkids; ++i) {
+      rc = seq_changed(seq, p->nkids);
+      if (rc < 0) break;
+      PyObject* x = PySequence_Fast_GET_ITEM(seq, i);
+      Py_INCREF(x);
+      rc = enc(p->kids[i], x, o);
+      Py_DECREF(x);
+    }
+    Py_DECREF(seq);
+    return rc;
+  }
+  case K_MAP: {
+    if (!PyDict_Check(v)) FAIL_INT();
+    if (put_u(o, (uint64_t)PyDict_GET_SIZE(v), 8) < 0) return -1;
+    if (Py_EnterRecursiveCall(" in bin_serializer encode")) return -1;
+    Py_ssize_t it = 0;
+    PyObject *k, *x;
+    int rc = 0;
+    Py_ssize_t size = PyDict_GET_SIZE(v);
+    while (rc == 0 && PyDict_Next(v, &it, &k, &x)) {
+      Py_INCREF(k);
+      Py_INCREF(x);
+      rc = enc(p->kids[0], k, o);
+      if (rc == 0) rc = enc(p->kids[1], x, o);
+      Py_DECREF(k);
+      Py_DECREF(x);
+      if (rc == 0 && PyDict_GET_SIZE(v) != size) { /* mutated while encoding */
+        PyErr_SetString(PyExc_RuntimeError, "dict changed size during encoding");
+        rc = -1;
+      }
+    }
+    Py_LeaveRecursiveCall();
+    return rc;
+  }
+  case K_SET: {
+    PyObject* seq = PyObject_CallOneArg(SetOrder, v);
+    if (seq == NULL) return -1;
+    if (!PyList_Check(seq)) {
+      Py_DECREF(seq);
+      FAIL_INT();
+    }
+    int rc = put_u(o, (uint64_t)PyList_GET_SIZE(seq), 8);
+    if (rc == 0) rc = enc_items(p->kids[0], seq, o);
+    Py_DECREF(seq);
+    return rc;
+  }
+  case K_STRUCT:
+  case K_EVOLVABLE: {
+    PyObject* cls = p->o[0];
+    if ((PyObject*)Py_TYPE(v) != cls) {
+      int ok = PyObject_IsInstance(v, cls);
+      if (ok <= 0) {
+        if (ok == 0) PyErr_SetNone(Fail);
+        return -1;
+      }
+    }
+    if (p->kind == K_STRUCT && !(p->flags & F_RECURSIVE)) return enc_struct_fields(p, v, o);
+    if (Py_EnterRecursiveCall(" in bin_serializer encode")) return -1;
+    int rc;
+    if (p->kind == K_STRUCT) {
+      rc = enc_struct_fields(p, v, o);
+    } else {
+      Py_ssize_t start = o->len;
+      rc = put_u(o, 0, 8);
+      if (rc == 0) rc = enc_struct_fields(p, v, o);
+      if (rc == 0) {
+        Py_ssize_t body = o->len - start - 8;
+        if ((uint64_t)body > 0xFFFFFFFFu) {
+          PyErr_SetString(PyExc_ValueError, "evolvable struct body exceeds the u32 body_length");
+          rc = -1;
+        } else {
+          st_le(o->p + start, (uint64_t)body, 4);
+          st_le(o->p + start + 4, (uint64_t)p->n, 4);
+        }
+      }
+    }
+    Py_LeaveRecursiveCall();
+    return rc;
+  }
+  }
+  PyErr_SetString(PyExc_SystemError, "bin_serializer._cext: bad plan kind");
+  return -1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Program: the plan table of one codec */
+
+typedef struct {
+  PyObject_HEAD Py_ssize_t nplans;
+  Plan* plans;
+  Plan* root;
+  Py_ssize_t fixed_size; /* -1 when the root has no fixed size */
+  PyObject* keep;        /* the entries tuple (owns every object the plans point to) */
+} Program;
+
+static void Program_dealloc(Program* self) {
+  if (self->plans) {
+    for (Py_ssize_t i = 0; i < self->nplans; ++i) {
+      PyMem_Free(self->plans[i].kids);
+      PyMem_Free(self->plans[i].offsets);
+      PyMem_Free(self->plans[i].order);
+      PyMem_Free(self->plans[i].slot_at);
+    }
+    PyMem_Free(self->plans);
+  }
+  Py_XDECREF(self->keep);
+  Py_TYPE(self)->tp_free((PyObject*)self);
+}
+
+static Py_ssize_t* ssize_array(PyObject* tup, Py_ssize_t* count) {
+  if (!PyTuple_Check(tup)) {
+    PyErr_SetString(PyExc_TypeError, "plan entry: expected a tuple of ints");
+    return NULL;
+  }
+  Py_ssize_t n = PyTuple_GET_SIZE(tup);
+  Py_ssize_t* a = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Py_ssize_t));
+  if (a == NULL) {
+    PyErr_NoMemory();
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    a[i] = PyLong_AsSsize_t(PyTuple_GET_ITEM(tup, i));
+    if (a[i] == -1 && PyErr_Occurred()) {
+      PyMem_Free(a);
+      return NULL;
+    }
+  }
+  *count = n;
+  return a;
+}
+
+/* Program(entries, root, fixed_size). Each entry:
+ * (kind, flags, code, size, n, per, kids, offsets, order, npos, objs) */
+static PyObject* Program_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
+  (void)kw;
+  PyObject* entries;
+  Py_ssize_t root, fixed;
+  if (!PyArg_ParseTuple(args, "O!nn", &PyTuple_Type, &entries, &root, &fixed)) return NULL;
+  Py_ssize_t n = PyTuple_GET_SIZE(entries);
+  if (root < 0 || root >= n) {
+    PyErr_SetString(PyExc_ValueError, "root out of range");
+    return NULL;
+  }
+  Program* self = (Program*)type->tp_alloc(type, 0);
+  if (self == NULL) return NULL;
+  self->plans = PyMem_Calloc((size_t)n, sizeof(Plan));
+  if (self->plans == NULL) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
+  }
+  self->nplans = n;
+  self->keep = Py_NewRef(entries);
+  self->fixed_size = fixed;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    Plan* p = &self->plans[i];
+    PyObject* e = PyTuple_GET_ITEM(entries, i);
+    PyObject *kids, *offsets, *order, *objs;
+    const char* code;
+    Py_ssize_t codelen;
+    if (!PyTuple_Check(e) ||
+        !PyArg_ParseTuple(e, "iis#nnnO!O!O!nO!", &p->kind, &p->flags, &code, &codelen, &p->size,
+                          &p->n, &p->per, &PyTuple_Type, &kids, &PyTuple_Type, &offsets,
+                          &PyTuple_Type, &order, &p->npos, &PyTuple_Type, &objs)) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "bad plan entry");
+      Py_DECREF(self);
+      return NULL;
+    }
+    if (p->kind < 0 || p->kind >= K_COUNT || p->per < 1 || PyTuple_GET_SIZE(objs) > 5) {
+      PyErr_SetString(PyExc_ValueError, "bad plan entry");
+      Py_DECREF(self);
+      return NULL;
+    }
+    p->code = codelen ? code[0] : 0;
+    Py_ssize_t nk, tmp;
+    Py_ssize_t* kidx = ssize_array(kids, &nk);
+    if (kidx == NULL) {
+      Py_DECREF(self);
+      return NULL;
+    }
+    p->kids = PyMem_Calloc((size_t)(nk ? nk : 1), sizeof(Plan*));
+    p->nkids = nk;
+    for (Py_ssize_t k = 0; k < nk; ++k) {
+      if (kidx[k] < 0 || kidx[k] >= n) {
+        PyMem_Free(kidx);
+        PyErr_SetString(PyExc_ValueError, "plan child out of range");
+        Py_DECREF(self);
+        return NULL;
+      }
+      p->kids[k] = &self->plans[kidx[k]];
+    }
+    PyMem_Free(kidx);
+    p->offsets = ssize_array(offsets, &tmp);
+    if (p->offsets == NULL) {
+      Py_DECREF(self);
+      return NULL;
+    }
+    p->order = ssize_array(order, &tmp);
+    if (p->order == NULL) {
+      Py_DECREF(self);
+      return NULL;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(objs); ++k) p->o[k] = PyTuple_GET_ITEM(objs, k);
+    if (p->flags & F_SLOTS) {
+      Py_ssize_t ns = 0;
+      if (p->kind != K_STRUCT || !p->o[3] || !(p->slot_at = ssize_array(p->o[3], &ns)) ||
+          ns != p->n) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad slot offsets");
+        Py_DECREF(self);
+        return NULL;
+      }
+      for (Py_ssize_t k = 0; k < ns; ++k) {
+        if (p->slot_at[k] < (Py_ssize_t)sizeof(PyObject) ||
+            p->slot_at[k] >
+                ((PyTypeObject*)p->o[0])->tp_basicsize - (Py_ssize_t)sizeof(PyObject*)) {
+          PyErr_SetString(PyExc_ValueError, "slot offset outside the instance");
+          Py_DECREF(self);
+          return NULL;
+        }
+      }
+    }
+    if ((p->kind == K_STRUCT || p->kind == K_EVOLVABLE) && (nk != p->n || !p->o[1] || !p->o[2])) {
+      PyErr_SetString(PyExc_ValueError, "bad struct plan");
+      Py_DECREF(self);
+      return NULL;
+    }
+  }
+  self->root = &self->plans[root];
+  return (PyObject*)self;
+}
+
+/* The cyclic GC is paused while one message is decoded: a decode makes many
+ * container objects (instances, lists) and none of them is garbage yet, so
+ * collections triggered by the allocation count would only walk them. The
+ * count still grows; the next collection happens after the decode. */
+static inline int gc_pause(void) {
+#if PY_VERSION_HEX >= 0x030A0000
+  return PyGC_Disable();
+#else
+  return 0;
+#endif
+}
+
+static inline void gc_resume(int was_enabled) {
+#if PY_VERSION_HEX >= 0x030A0000
+  if (was_enabled) PyGC_Enable();
+#else
+  (void)was_enabled;
+#endif
+}
+
+static int get_buffer(PyObject* obj, Py_buffer* view, Ctx* c) {
+  if (PyBytes_CheckExact(obj)) {
+    view->obj = NULL;
+    c->buf = (const uint8_t*)PyBytes_AS_STRING(obj);
+    c->end = PyBytes_GET_SIZE(obj);
+  } else {
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) return -1;
+    c->buf = view->buf;
+    c->end = view->len;
+  }
+  c->obj = obj;
+  return 0;
+}
+
+static void release_buffer(Py_buffer* view) {
+  if (view->obj) PyBuffer_Release(view);
+}
+
+/* decode_from(buf, pos) -> (value, new_pos) */
+static PyObject* Program_decode_from(Program* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2) {
+    PyErr_SetString(PyExc_TypeError, "decode_from(buf, pos)");
+    return NULL;
+  }
+  Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+  if (pos == -1 && PyErr_Occurred()) return NULL;
+  Py_buffer view;
+  Ctx c;
+  if (get_buffer(args[0], &view, &c) < 0) return NULL;
+  if (pos < 0 || pos > c.end) {
+    release_buffer(&view);
+    FAIL_NULL();
+  }
+  int gc = gc_pause();
+  PyObject* v = dec(self->root, &c, &pos);
+  gc_resume(gc);
+  release_buffer(&view);
+  if (v == NULL) return NULL;
+  PyObject* p = PyLong_FromSsize_t(pos);
+  if (p == NULL) {
+    Py_DECREF(v);
+    return NULL;
+  }
+  PyObject* r = PyTuple_Pack(2, v, p);
+  Py_DECREF(v);
+  Py_DECREF(p);
+  return r;
+}
+
+/* decode(buf) -> value when the whole buffer is one message; bytes left
+ * over raise Trailing(end position). */
+static PyObject* Program_decode(Program* self, PyObject* buf) {
+  Py_buffer view;
+  Ctx c;
+  if (get_buffer(buf, &view, &c) < 0) return NULL;
+  Py_ssize_t pos = 0;
+  int gc = gc_pause();
+  PyObject* v = dec(self->root, &c, &pos);
+  gc_resume(gc);
+  Py_ssize_t end = c.end;
+  release_buffer(&view);
+  if (v != NULL && pos != end) {
+    Py_DECREF(v);
+    PyObject* at = PyLong_FromSsize_t(pos);
+    if (at) {
+      PyErr_SetObject(Trailing, at);
+      Py_DECREF(at);
+    }
+    return NULL;
+  }
+  return v;
+}
+
+/* decode_many(buf, pos, n) -> list of n back-to-back fixed-size values */
+static PyObject* Program_decode_many(Program* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 3 || self->fixed_size <= 0) {
+    PyErr_SetString(PyExc_TypeError, "decode_many(buf, pos, n) of a fixed-size codec");
+    return NULL;
+  }
+  Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+  if (pos == -1 && PyErr_Occurred()) return NULL;
+  Py_ssize_t n = PyLong_AsSsize_t(args[2]);
+  if (n == -1 && PyErr_Occurred()) return NULL;
+  Py_buffer view;
+  Ctx c;
+  if (get_buffer(args[0], &view, &c) < 0) return NULL;
+  PyObject* r = NULL;
+  if (pos < 0 || n < 0 || pos > c.end || n > (c.end - pos) / self->fixed_size) {
+    PyErr_SetNone(Fail);
+  } else if ((r = PyList_New(n)) != NULL) {
+    int gc = gc_pause();
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* x = dec(self->root, &c, &pos);
+      if (x == NULL) {
+        Py_CLEAR(r);
+        break;
+      }
+      PyList_SET_ITEM(r, i, x);
+    }
+    gc_resume(gc);
+  }
+  release_buffer(&view);
+  return r;
+}
+
+/* decode_run(buf, pos, max_n) -> (values, new_pos): up to max_n back-to-back
+ * messages from pos, stopping before the first that does not decode (or
+ * does not advance); the caller decodes that one again to report it. */
+static PyObject* Program_decode_run(Program* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 3) {
+    PyErr_SetString(PyExc_TypeError, "decode_run(buf, pos, max_n)");
+    return NULL;
+  }
+  Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+  if (pos == -1 && PyErr_Occurred()) return NULL;
+  Py_ssize_t max_n = PyLong_AsSsize_t(args[2]);
+  if (max_n == -1 && PyErr_Occurred()) return NULL;
+  Py_buffer view;
+  Ctx c;
+  if (get_buffer(args[0], &view, &c) < 0) return NULL;
+  PyObject* list = PyList_New(0);
+  if (list == NULL || pos < 0 || pos > c.end) {
+    release_buffer(&view);
+    if (list != NULL) PyErr_SetString(PyExc_ValueError, "position outside the buffer");
+    Py_XDECREF(list);
+    return NULL;
+  }
+  int gc = gc_pause();
+  for (Py_ssize_t i = 0; i < max_n && pos < c.end; ++i) {
+    Py_ssize_t at = pos;
+    PyObject* x = dec(self->root, &c, &at);
+    if (x == NULL) {
+      if (!PyErr_ExceptionMatches(Fail)) {
+        Py_CLEAR(list);
+        break;
+      }
+      PyErr_Clear();
+      break;
+    }
+    if (at == pos || PyList_Append(list, x) < 0) {
+      Py_DECREF(x);
+      if (PyErr_Occurred()) Py_CLEAR(list);
+      break;
+    }
+    Py_DECREF(x);
+    pos = at;
+  }
+  gc_resume(gc);
+  release_buffer(&view);
+  if (list == NULL) return NULL;
+  PyObject* r = Py_BuildValue("(Nn)", list, pos);
+  return r;
+}
+
+/* encode(value) -> bytes */
+static PyObject* Program_encode(Program* self, PyObject* v) {
+  Out o;
+  o.p = o.small;
+  o.len = 0;
+  o.cap = (Py_ssize_t)sizeof(o.small);
+  PyObject* r = NULL;
+  if (enc(self->root, v, &o) == 0) r = PyBytes_FromStringAndSize((const char*)o.p, o.len);
+  if (o.p != o.small) PyMem_Free(o.p);
+  return r;
+}
+
+/* encode_into(value, bytearray) -> None: appends */
+static PyObject* Program_encode_into(Program* self, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2 || !PyByteArray_Check(args[1])) {
+    PyErr_SetString(PyExc_TypeError, "encode_into(value, bytearray)");
+    return NULL;
+  }
+  Py_ssize_t old = PyByteArray_GET_SIZE(args[1]);
+  PyObject* bb = Program_encode(self, args[0]);
+  if (bb == NULL) return NULL;
+  if (PyByteArray_Resize(args[1], old + PyBytes_GET_SIZE(bb)) < 0) {
+    Py_DECREF(bb);
+    return NULL;
+  }
+  memcpy(PyByteArray_AS_STRING(args[1]) + old, PyBytes_AS_STRING(bb), (size_t)PyBytes_GET_SIZE(bb));
+  Py_DECREF(bb);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef Program_methods[] = {
+    {"decode_from", (PyCFunction)(void (*)(void))Program_decode_from, METH_FASTCALL,
+     "decode_from(buf, pos) -> (value, position after it)"},
+    {"decode", (PyCFunction)Program_decode, METH_O,
+     "decode(buf) -> value; raises Trailing(end) when bytes are left over"},
+    {"decode_run", (PyCFunction)(void (*)(void))Program_decode_run, METH_FASTCALL,
+     "decode_run(buf, pos, max_n) -> (values, position after them)"},
+    {"decode_many", (PyCFunction)(void (*)(void))Program_decode_many, METH_FASTCALL,
+     "decode_many(buf, pos, n) -> list of n fixed-size values"},
+    {"encode", (PyCFunction)Program_encode, METH_O, "encode(value) -> bytes"},
+    {"encode_into", (PyCFunction)(void (*)(void))Program_encode_into, METH_FASTCALL,
+     "encode_into(value, bytearray): appends the encoding"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject ProgramType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bin_serializer._cext.Program",
+    .tp_basicsize = sizeof(Program),
+    .tp_dealloc = (destructor)Program_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A compiled codec: Program(entries, root, fixed_size)",
+    .tp_methods = Program_methods,
+    .tp_new = Program_new,
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * encode / decode entry points: the common call shapes (`encode(obj)`,
+ * `decode(cls, data)`, with an optional positional format) go straight to the
+ * Program cached for the class; anything else, and every failure, is handed
+ * to the Python implementation, which redoes the call and raises the precise
+ * error. The tables (format -> {class: Program}) are filled by api.py. */
+
+static PyObject *FastPortable, *FastNative; /* dict: hint -> Program */
+static PyObject *PyEncode, *PyDecode;       /* the Python implementations */
+static PyObject *StrPortable, *StrNative;
+
+static PyObject* pick_table(Py_ssize_t nargs, PyObject* const* args, Py_ssize_t fmt_at,
+                            PyObject* kwnames) {
+  if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) return NULL;
+  if (FastPortable == NULL) return NULL;
+  if (nargs <= fmt_at) return FastPortable;
+  if (nargs > fmt_at + 1) return NULL;
+  PyObject* f = args[fmt_at];
+  if (f == StrPortable) return FastPortable;
+  if (f == StrNative) return FastNative;
+  if (!PyUnicode_CheckExact(f)) return NULL;
+  if (PyUnicode_Compare(f, StrPortable) == 0) return FastPortable;
+  if (PyUnicode_Compare(f, StrNative) == 0) return FastNative;
+  PyErr_Clear();
+  return NULL;
+}
+
+static PyObject* entry_encode(PyObject* mod, PyObject* const* args, size_t nargsf,
+                              PyObject* kwnames) {
+  (void)mod;
+  int kwnames_ok = 0;
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  PyObject* hint = nargs >= 1 ? (PyObject*)Py_TYPE(args[0]) : NULL;
+  if (nargs >= 1 && kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 1 &&
+      PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "schema") == 0) {
+    hint = args[nargs]; /* encode(value, [format,] schema=hint) */
+    if (hint == Py_None) hint = (PyObject*)Py_TYPE(args[0]);
+    kwnames_ok = 1;
+  }
+  if (nargs >= 1) {
+    PyObject* table = pick_table(nargs, args, 1, kwnames_ok ? NULL : kwnames);
+    if (table != NULL) {
+      PyObject* prog = PyDict_GetItemWithError(table, hint);
+      if (prog != NULL && Py_TYPE(prog) == &ProgramType) {
+        PyObject* r = Program_encode((Program*)prog, args[0]);
+        if (r != NULL) return r;
+      }
+      PyErr_Clear();
+    }
+  }
+  return PyObject_Vectorcall(PyEncode, args, (size_t)nargs, kwnames);
+}
+
+static PyObject* entry_decode(PyObject* mod, PyObject* const* args, size_t nargsf,
+                              PyObject* kwnames) {
+  (void)mod;
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (nargs >= 2) {
+    PyObject* table = pick_table(nargs, args, 2, kwnames);
+    if (table != NULL) {
+      PyObject* prog = PyDict_GetItemWithError(table, args[0]);
+      if (prog != NULL && Py_TYPE(prog) == &ProgramType) {
+        PyObject* r = Program_decode((Program*)prog, args[1]);
+        if (r != NULL) return r;
+      }
+      PyErr_Clear();
+    }
+  }
+  return PyObject_Vectorcall(PyDecode, args, (size_t)nargs, kwnames);
+}
+
+/* set_entries(portable_table, native_table, py_encode, py_decode) */
+static PyObject* mod_set_entries(PyObject* mod, PyObject* args) {
+  (void)mod;
+  PyObject* a[4];
+  if (!PyArg_ParseTuple(args, "O!O!OO", &PyDict_Type, &a[0], &PyDict_Type, &a[1], &a[2], &a[3]))
+    return NULL;
+  Py_XSETREF(FastPortable, Py_NewRef(a[0]));
+  Py_XSETREF(FastNative, Py_NewRef(a[1]));
+  Py_XSETREF(PyEncode, Py_NewRef(a[2]));
+  Py_XSETREF(PyDecode, Py_NewRef(a[3]));
+  Py_RETURN_NONE;
+}
+
+/* init(fail, trailing, Variant, monostate, nd_from, aslist, setorder) */
+static PyObject* mod_init(PyObject* mod, PyObject* args) {
+  (void)mod;
+  PyObject* a[7];
+  if (!PyArg_ParseTuple(args, "OOOOOOO", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]))
+    return NULL;
+  PyObject** slots[7] = {&Fail, &Trailing, &VariantCls, &MonostateObj, &NdFrom, &AsList, &SetOrder};
+  for (int i = 0; i < 7; ++i) {
+    Py_XSETREF(*slots[i], Py_NewRef(a[i]));
+  }
+  Py_RETURN_NONE;
+}
+
+/* slot_offset(descriptor) -> byte offset of a writable object __slots__ member, or None */
+static PyObject* mod_slot_offset(PyObject* mod, PyObject* d) {
+  (void)mod;
+  if (Py_TYPE(d) != &PyMemberDescr_Type) Py_RETURN_NONE;
+  PyMemberDef* m = ((PyMemberDescrObject*)d)->d_member;
+  if (m->type != T_OBJECT_EX || (m->flags & READONLY)) Py_RETURN_NONE;
+  return PyLong_FromSsize_t(m->offset);
+}
+
+static PyMethodDef mod_methods[] = {
+    {"slot_offset", mod_slot_offset, METH_O, "slot_offset(member_descriptor) -> offset or None"},
+    {"set_entries", mod_set_entries, METH_VARARGS,
+     "set_entries(portable_table, native_table, py_encode, py_decode)"},
+    {"encode", (PyCFunction)(void (*)(void))entry_encode, METH_FASTCALL | METH_KEYWORDS,
+     "encode(obj, format='portable', *, schema=None, arrays=False) -> bytes: one message"},
+    {"decode", (PyCFunction)(void (*)(void))entry_decode, METH_FASTCALL | METH_KEYWORDS,
+     "decode(cls, data, format='portable', *, allow_trailing=False, arrays=False): one message"},
+    {"init", mod_init, METH_VARARGS,
+     "init(fail, trailing, Variant, monostate, nd_from, aslist, setorder)"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moddef = {
+    PyModuleDef_HEAD_INIT,
+    "bin_serializer._cext",
+    "The compiled bin_serializer codec (see _accel.py).",
+    -1,
+    mod_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit__cext(void) {
+  if (PyType_Ready(&ProgramType) < 0) return NULL;
+  EmptyTuple = PyTuple_New(0);
+  if (EmptyTuple == NULL) return NULL;
+  StrPortable = PyUnicode_InternFromString("portable");
+  StrNative = PyUnicode_InternFromString("native");
+  if (StrPortable == NULL || StrNative == NULL) return NULL;
+  PyObject* m = PyModule_Create(&moddef);
+  if (m == NULL) return NULL;
+  Py_INCREF(&ProgramType);
+  if (PyModule_AddObject(m, "Program", (PyObject*)&ProgramType) < 0) {
+    Py_DECREF(&ProgramType);
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

@@ -1,0 +1,58 @@
+"""A typed schema and its use: checked by mypy --strict in test_typing.py.
+
+Every marker here is in its Annotated form, which type checkers accept."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Annotated, Iterator, Optional
+
+from bin_serializer import decode, decode_from, encode, iter_decode
+from bin_serializer.types import (Bits, DurationOf, Fixed, Tagged, TimePointOf, Variant, f32, from_datetime, i32,
+                                  i64, to_datetime, u8, u64)
+
+
+@dataclass
+class Sample:
+    id: u64
+    name: str
+    position: Annotated[list[f32], Fixed(3)]
+    flags: Annotated[int, Bits(12)]
+    elapsed_ns: Annotated[int, DurationOf(i64)]
+    taken_at: Annotated[int, TimePointOf(i64, "ns")]
+    reading: Annotated[Variant, Tagged(i32, str)]
+    level: Optional[u8] = None
+    tags: list[str] = field(default_factory=list)
+
+    @property
+    def taken_at_datetime(self) -> datetime.datetime:
+        return to_datetime(self.taken_at, "ns")
+
+
+def roundtrip(s: Sample) -> Sample:
+    data: bytes = encode(s)
+    back: Sample = decode(Sample, data)
+    value, end = decode_from(Sample, data + data, len(data))
+    assert end == 2 * len(data) and value == back
+    return back
+
+
+def stream(data: bytes) -> Iterator[Sample]:
+    return iter_decode(Sample, data)
+
+
+def taken_at(data: bytes) -> datetime.datetime:
+    s = decode(Sample, data, datetimes=True)  # TimePoint fields become datetimes
+    assert isinstance(s.taken_at, datetime.datetime)
+    return s.taken_at
+
+
+def make() -> Sample:
+    when = datetime.datetime(2026, 11, 23, 12, 0, tzinfo=datetime.timezone.utc)
+    return Sample(1, "probe", [0.5, 1.0, 2.0], 0xABC, 1500, from_datetime(when, "ns"), Variant(1, "ok"))
+
+
+if __name__ == "__main__":
+    s = roundtrip(make())
+    print(s.taken_at_datetime.isoformat(), s.reading.value.upper(), s.position[0] + 1.0)
