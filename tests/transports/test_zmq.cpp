@@ -111,7 +111,8 @@ TEST(ZmqHostile, JunkIsBadHeader) {
   expect_rejected(std::vector<unsigned char>(40, 0x5A), "bad_header at offset 0");
 }
 
-TEST(ZmqHostile, EmptyFrameIsTruncated) { expect_rejected({}, "truncated at offset 0"); }
+// An empty frame holds no message: a clean end (end_of_stream), not a torn one.
+TEST(ZmqHostile, EmptyFrameIsEndOfStream) { expect_rejected({}, "end_of_stream at offset 0"); }
 
 TEST(ZmqHostile, CutTickIsTruncatedAtTheLengthField) {
   auto bytes = framed(feed::tick_at(1));

@@ -52,6 +52,12 @@ BIN_SERIALIZER_INLINE void copy_bytes(void* dst, const void* src, std::size_t n)
   }
 }
 
+// Stores a value's bytes at p (a length prefix into claimed output).
+template <class V>
+BIN_SERIALIZER_INLINE void store_bytes(void* p, const V& v) noexcept {
+  std::memcpy(p, &v, sizeof v);
+}
+
 // copy_fixed<N>: a copy whose size is a constant (a run of fields). Up to 64
 // bytes as 16-byte moves (the last one overlapping), which is what a memcpy
 // of that size should be; GCC otherwise picks `rep movsb` for some sizes

@@ -55,7 +55,7 @@ public:
   BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
     const auto v = encode_length<Opts>(n);
     check(sizeof v);
-    std::memcpy(cur_, &v, sizeof v);
+    store_bytes(cur_, v);
     cur_ += sizeof v;
     return true;
   }

@@ -77,7 +77,7 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
       if (p == nullptr) [[unlikely]]
         return false;
       const std::uint64_t prefix = detail::encode_length<W::opts>(s.size());
-      std::memcpy(p, &prefix, sizeof prefix);
+      detail::store_bytes(p, prefix);
       detail::copy_bytes(p + sizeof prefix, s.data(), bytes);
       return true;
     } else {
