@@ -188,7 +188,7 @@ TEST(FdIo, RefillKeepsTheOpenValuesBytes) {
   ASSERT_GE(p.r, 0);
   bs::Buffer buf;
   for (std::uint64_t i = 0; i < 6; ++i) ASSERT_TRUE(bs::serialize(buf, i)); // 48 bytes
-  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{30}));                        // string prefix
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{30}));                       // string prefix
   ASSERT_EQ(::write(p.w, buf.data(), buf.size()), static_cast<ssize_t>(buf.size()));
   ASSERT_EQ(::write(p.w, "0123456789", 10), 10);
   p.close_w();

@@ -171,7 +171,7 @@ std::string bytes_of(const bs::Buffer& buf) {
 TEST(StreamIo, OversizedLengthPrefixStillRewindsToTheValue) {
   bs::Buffer buf;
   ASSERT_TRUE(bs::serialize(buf, std::uint64_t{1}));
-  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{100'000})); // a string's length prefix...
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{100'000}));            // a string's length prefix...
   ASSERT_TRUE(bs::serialize(buf, std::uint64_t{0x4142434445464748})); // ...and 8 of its bytes
   std::istringstream is(bytes_of(buf));
   bs::istream_reader r(is);

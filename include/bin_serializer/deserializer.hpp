@@ -86,6 +86,9 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
     for (auto& element : value)
       if (!read_value(r, element)) return false;
     return true;
+  } else if constexpr (c == category::reflectable && reflect_gives_only_const<T>) {
+    (void)sizeof(reflect_is_const_only<T>); // one message instead of one per field
+    return false;
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
     auto visit = [&r](auto&... fields) -> bool { return read_fields(r, fields...); };
     return visit_members(value, visit);
