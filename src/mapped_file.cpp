@@ -43,6 +43,7 @@ void MappedFile::swap(MappedFile& other) noexcept {
   std::swap(data_, other.data_);
   std::swap(size_, other.size_);
   std::swap(cap_, other.cap_);
+  std::swap(mapped_, other.mapped_);
   std::swap(rpos_, other.rpos_);
   std::swap(fd_, other.fd_);
   std::swap(writable_, other.writable_);
@@ -77,6 +78,7 @@ bool MappedFile::open(const char* path, mode m) noexcept {
   writable_ = m != mode::read_only;
   size_ = 0;
   cap_ = 0;
+  mapped_ = 0;
   rpos_ = 0;
   if (length != 0 && !remap(length)) {
     const error e = err_;
@@ -91,19 +93,20 @@ bool MappedFile::open(const char* path, mode m) noexcept {
 bool MappedFile::remap(std::size_t new_capacity) noexcept {
   const int prot = writable_ ? PROT_READ | PROT_WRITE : PROT_READ;
   void* p = MAP_FAILED;
-  if (cap_ == 0) {
+  if (mapped_ == 0) {
     p = ::mmap(nullptr, new_capacity, prot, MAP_SHARED, fd_, 0);
   } else {
 #if defined(__linux__)
     // Moves the page-table entries, not the data: growing costs no copy.
-    p = ::mremap(data_, cap_, new_capacity, MREMAP_MAYMOVE);
+    p = ::mremap(data_, mapped_, new_capacity, MREMAP_MAYMOVE);
 #else
     p = ::mmap(nullptr, new_capacity, prot, MAP_SHARED, fd_, 0);
-    if (p != MAP_FAILED) (void)::munmap(data_, cap_);
+    if (p != MAP_FAILED) (void)::munmap(data_, mapped_);
 #endif
   }
   if (p == MAP_FAILED) return fail(errc::out_of_memory);
   data_ = static_cast<std::byte*>(p);
+  mapped_ = new_capacity;
   cap_ = new_capacity;
   return true;
 }
@@ -135,6 +138,7 @@ bool MappedFile::grow(std::size_t min_cap) noexcept {
 }
 
 bool MappedFile::write_slow(const void* src, std::size_t n) noexcept {
+  if (!writable_) return fail(errc::io_error);
   constexpr std::size_t max = std::numeric_limits<std::size_t>::max();
   if (n > max / 2 - size_) return fail(errc::out_of_memory);
   const std::size_t needed = size_ + n;
@@ -155,12 +159,12 @@ bool MappedFile::sync() noexcept {
 bool MappedFile::close() noexcept {
   if (fd_ < 0) return true;
   bool ok = true;
-  if (cap_ != 0 && ::munmap(data_, cap_) != 0) ok = false;
+  if (mapped_ != 0 && ::munmap(data_, mapped_) != 0) ok = false;
   if (writable_ && cap_ != size_ && ::ftruncate(fd_, static_cast<off_t>(size_)) != 0) ok = false;
   if (close_fd(fd_) != 0) ok = false;
   const std::size_t at = size_;
   data_ = empty_storage();
-  size_ = cap_ = rpos_ = 0;
+  size_ = cap_ = mapped_ = rpos_ = 0;
   fd_ = -1;
   writable_ = false;
   if (!ok) err_ = {errc::io_error, at};

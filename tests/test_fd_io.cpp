@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <atomic>
@@ -152,6 +153,55 @@ TEST(FdIo, EndOfInputInsideAValueIsTruncated) {
   EXPECT_FALSE(bs::deserialize<bs::portable>(r, s)); // the prefix above is little-endian
   EXPECT_EQ(r.last_error().code, errc::truncated);
   EXPECT_EQ(r.last_error().offset, 8u);
+}
+
+// A string whose prefix claims 1 MB, of which 11 bytes arrive before the
+// writer closes: the read bypasses the block, and the failed decode must
+// still rewind to the prefix.
+TEST(FdIo, OversizedLengthPrefixStillRewindsToTheValue) {
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+  const std::uint64_t head = 3, claim = 1u << 20;
+  ASSERT_EQ(::write(p.w, &head, 8), 8);
+  ASSERT_EQ(::write(p.w, &claim, 8), 8);
+  ASSERT_EQ(::write(p.w, "hello world", 11), 11);
+  p.close_w();
+  bs::fd_reader r(p.r);
+  std::uint64_t first = 0;
+  ASSERT_TRUE(bs::deserialize(r, first));
+  std::string s;
+  EXPECT_FALSE(bs::deserialize(r, s));
+  EXPECT_EQ(r.last_error(), (bs::error{errc::truncated, 16}));
+  EXPECT_EQ(r.read_position(), 8u);
+  EXPECT_TRUE(r.in_sync());
+  std::uint64_t prefix = 0;
+  ASSERT_TRUE(bs::deserialize(r, prefix));
+  EXPECT_EQ(prefix, claim);
+  char rest[11];
+  ASSERT_TRUE(r.read(rest, sizeof rest));
+  EXPECT_EQ(std::string(rest, sizeof rest), "hello world");
+}
+
+// Small block, a value that straddles a refill, truncated: back to its start.
+TEST(FdIo, RefillKeepsTheOpenValuesBytes) {
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+  bs::Buffer buf;
+  for (std::uint64_t i = 0; i < 6; ++i) ASSERT_TRUE(bs::serialize(buf, i)); // 48 bytes
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{30}));                       // string prefix
+  ASSERT_EQ(::write(p.w, buf.data(), buf.size()), static_cast<ssize_t>(buf.size()));
+  ASSERT_EQ(::write(p.w, "0123456789", 10), 10);
+  p.close_w();
+  bs::basic_fd_reader<64> r(p.r);
+  for (std::uint64_t i = 0; i < 5; ++i) {
+    std::uint64_t v = 99;
+    ASSERT_TRUE(bs::deserialize(r, v));
+  }
+  std::tuple<std::uint64_t, std::string> t; // starts at byte 40
+  EXPECT_FALSE(bs::deserialize(r, t));
+  EXPECT_EQ(r.last_error(), (bs::error{errc::truncated, 56}));
+  EXPECT_EQ(r.read_position(), 40u);
+  EXPECT_TRUE(r.in_sync());
 }
 
 TEST(FdIo, LargeValuesGoStraightToTheDescriptor) {

@@ -181,6 +181,65 @@ TEST(MappedFile, ReadOnlyRefusesWrites) {
   EXPECT_EQ(p.file_size(), 8);
 }
 
+// clear() (or set_size()) on a read-only file used to leave capacity() at the
+// mapping's length, so the next write() stored into the read-only mapping:
+// SIGSEGV. Every write path must now fail with io_error and leave the file
+// as it was.
+TEST(MappedFile, ReadOnlyAfterClearRefusesEveryWrite) {
+  temp_path p("ro_clear");
+  {
+    MappedFile f;
+    ASSERT_TRUE(f.open(p.c_str(), mode::create));
+    for (std::uint64_t i = 0; i < 4; ++i) ASSERT_TRUE(bs::serialize(f, i));
+    ASSERT_TRUE(f.close());
+  }
+  MappedFile f;
+  ASSERT_TRUE(f.open(p.c_str(), mode::read_only));
+  EXPECT_EQ(f.capacity(), f.size()); // nothing writable past the bytes
+  EXPECT_FALSE(f.reserve(1));
+  EXPECT_EQ(f.last_error(), (bs::error{errc::io_error, 32}));
+  EXPECT_FALSE(f.reserve(0)); // even a no-op reserve is refused
+  f.clear();
+  EXPECT_EQ(f.size(), 0u);
+  EXPECT_EQ(f.capacity(), 0u);
+  for (int round = 0; round < 3; ++round) {
+    f.set_error({});
+    EXPECT_FALSE(f.write("abcdefgh", 8));
+    EXPECT_EQ(f.last_error(), (bs::error{errc::io_error, 0}));
+    f.set_error({});
+    EXPECT_FALSE(bs::serialize(f, std::uint64_t{9}));
+    EXPECT_EQ(f.last_error(), (bs::error{errc::io_error, 0}));
+    f.set_error({});
+    EXPECT_FALSE(bs::serialize(f, std::string(100, 'x')));
+    EXPECT_EQ(f.last_error().code, errc::io_error);
+    f.set_error({});
+    EXPECT_FALSE(f.reserve(16));
+    EXPECT_EQ(f.last_error().code, errc::io_error);
+    EXPECT_EQ(f.size(), 0u);
+  }
+  // set_size() cannot reopen the mapped bytes for writing either.
+  f.set_size(0);
+  EXPECT_FALSE(f.write("z", 1));
+  ASSERT_TRUE(f.close());
+  // The file was never touched.
+  EXPECT_EQ(p.file_size(), 32);
+  MappedFile g;
+  ASSERT_TRUE(g.open(p.c_str(), mode::read_only));
+  for (std::uint64_t i = 0; i < 4; ++i) {
+    std::uint64_t v = 99;
+    ASSERT_TRUE(bs::deserialize(g, v));
+    EXPECT_EQ(v, i);
+  }
+}
+
+TEST(MappedFile, ClosedFileRefusesWrites) {
+  MappedFile f;
+  EXPECT_FALSE(f.reserve(8));
+  EXPECT_EQ(f.last_error().code, errc::io_error);
+  EXPECT_FALSE(bs::serialize(f, std::uint32_t{1}));
+  EXPECT_EQ(f.last_error().code, errc::io_error);
+}
+
 TEST(MappedFile, GrowsByRemappingAndKeepsBytes) {
   temp_path p("grow");
   MappedFile f;

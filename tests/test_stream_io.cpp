@@ -9,6 +9,7 @@
 #include <sstream>
 #include <streambuf>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "workloads/car.hpp"
@@ -158,6 +159,102 @@ TEST(StreamIo, TruncatedInputIsTruncatedAtTheValuesByte) {
   EXPECT_EQ(r.last_error().offset, buf.size() - 12);
   // The whole value was still in the block: the reader is back at its start.
   EXPECT_EQ(r.read_position(), 8u);
+}
+
+std::string bytes_of(const bs::Buffer& buf) {
+  return {reinterpret_cast<const char*>(buf.data()), buf.size()};
+}
+
+// A length prefix that claims more than the block holds sends the read past
+// the block; when the source then runs dry the reader used to have dropped
+// the value's first bytes, so the failed deserialize() could not rewind.
+TEST(StreamIo, OversizedLengthPrefixStillRewindsToTheValue) {
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{1}));
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{100'000}));            // a string's length prefix...
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{0x4142434445464748})); // ...and 8 of its bytes
+  std::istringstream is(bytes_of(buf));
+  bs::istream_reader r(is);
+  std::uint64_t one = 0;
+  ASSERT_TRUE(bs::deserialize(r, one));
+  std::string s;
+  EXPECT_FALSE(bs::deserialize(r, s));
+  EXPECT_EQ(r.last_error(), (bs::error{errc::truncated, 16}));
+  EXPECT_EQ(r.read_position(), 8u); // back at the string's prefix
+  EXPECT_TRUE(r.in_sync());
+  // The bytes are still there to be read as something else.
+  std::uint64_t prefix = 0, payload = 0;
+  ASSERT_TRUE(bs::deserialize(r, prefix));
+  ASSERT_TRUE(bs::deserialize(r, payload));
+  EXPECT_EQ(prefix, 100'000u);
+  EXPECT_EQ(payload, 0x4142434445464748u);
+  EXPECT_TRUE(r.at_end());
+}
+
+// The value starts early in the block and its next field needs a refill: the
+// compaction used to drop the value's first bytes with the bytes before it.
+TEST(StreamIo, RefillKeepsTheOpenValuesBytes) {
+  bs::Buffer buf;
+  for (std::uint64_t i = 0; i < 5; ++i) ASSERT_TRUE(bs::serialize(buf, i)); // 40 bytes
+  // The value at 40: u64, then a string of 20 chars of which 5 arrive.
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{77}));
+  ASSERT_TRUE(bs::serialize(buf, std::uint64_t{20}));
+  std::string bytes = bytes_of(buf) + "hello";
+  std::istringstream is(bytes);
+  bs::basic_istream_reader<64> r(is);
+  for (std::uint64_t i = 0; i < 5; ++i) {
+    std::uint64_t v = 99;
+    ASSERT_TRUE(bs::deserialize(r, v));
+    EXPECT_EQ(v, i);
+  }
+  std::tuple<std::uint64_t, std::string> t;
+  EXPECT_FALSE(bs::deserialize(r, t));
+  EXPECT_EQ(r.last_error(), (bs::error{errc::truncated, 56}));
+  EXPECT_EQ(r.read_position(), 40u);
+  EXPECT_TRUE(r.in_sync());
+  std::uint64_t again = 0;
+  ASSERT_TRUE(bs::deserialize(r, again));
+  EXPECT_EQ(again, 77u);
+}
+
+// The documented limit: a value whose bytes exceed the block cannot be
+// rewound, and the reader says so.
+TEST(StreamIo, ValueLargerThanTheBlockCannotRewindAndSaysSo) {
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize(buf, std::string(200, 'x')));
+  std::string bytes = bytes_of(buf).substr(0, 150);
+  std::istringstream is(bytes);
+  bs::basic_istream_reader<64> r(is);
+  std::string s;
+  EXPECT_FALSE(bs::deserialize(r, s));
+  EXPECT_EQ(r.last_error().code, errc::truncated);
+  EXPECT_NE(r.read_position(), 0u);
+  EXPECT_FALSE(r.in_sync());
+  EXPECT_FALSE(r.seek(0)); // the start is gone
+  EXPECT_TRUE(r.seek(r.read_position()));
+  EXPECT_TRUE(r.in_sync()); // a successful seek() is the caller's resynchronisation
+}
+
+// Every prefix of a run of values that each fit the block: a failure always
+// leaves the position at the failed value's first byte.
+TEST(StreamIo, EveryTruncationRewindsToTheFailedValue) {
+  bs::Buffer buf;
+  std::vector<std::size_t> starts;
+  for (int i = 0; i < 6; ++i) {
+    starts.push_back(buf.size());
+    ASSERT_TRUE(bs::serialize(buf, workloads::make_person()));
+  }
+  const std::string all = bytes_of(buf);
+  for (std::size_t cut = 0; cut < all.size(); ++cut) {
+    std::istringstream is(all.substr(0, cut));
+    bs::basic_istream_reader<128> r(is);
+    std::size_t decoded = 0;
+    workloads::Person p;
+    while (bs::deserialize(r, p)) ++decoded;
+    ASSERT_LT(decoded, starts.size());
+    EXPECT_EQ(r.read_position(), starts[decoded]) << cut;
+    EXPECT_TRUE(r.in_sync()) << cut;
+  }
 }
 
 TEST(StreamIo, EmptyStreamIsAtEndAndTruncated) {

@@ -10,6 +10,7 @@
 #include "buffer.hpp"
 #include "fixed_buffer.hpp"
 #include "buffer_view.hpp"
+#include "span_buffer.hpp"
 #include "reflect.hpp"
 #include "serializable.hpp"
 #include "size.hpp"
@@ -22,3 +23,4 @@
 #include "evolution.hpp"
 #include "schema_hash.hpp"
 #include "message.hpp"
+#include "bytes.hpp"

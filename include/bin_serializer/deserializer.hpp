@@ -86,6 +86,9 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
     for (auto& element : value)
       if (!read_value(r, element)) return false;
     return true;
+  } else if constexpr (c == category::reflectable && reflect_gives_only_const<T>) {
+    (void)sizeof(reflect_is_const_only<T>); // one message instead of one per field
+    return false;
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
     using layout = std::conditional_t<c == category::aggregate, aggregate_layout<std::remove_cv_t<T>>,
                                       unknown_layout>;

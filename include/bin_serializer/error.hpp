@@ -41,6 +41,23 @@ enum class errc : std::uint8_t {
   return "unknown error";
 }
 
+// The enumerator's own name ("buffer_full", "truncated", ...): for logs and
+// metrics labels. to_string() gives a sentence for people.
+[[nodiscard]] constexpr std::string_view error_name(errc code) noexcept {
+  switch (code) {
+  case errc::ok: return "ok";
+  case errc::buffer_full: return "buffer_full";
+  case errc::out_of_memory: return "out_of_memory";
+  case errc::truncated: return "truncated";
+  case errc::invalid_value: return "invalid_value";
+  case errc::limit_exceeded: return "limit_exceeded";
+  case errc::schema_mismatch: return "schema_mismatch";
+  case errc::bad_header: return "bad_header";
+  case errc::io_error: return "io_error";
+  }
+  return "unknown";
+}
+
 // A failure and the byte offset, counted from the start of the buffer's bytes,
 // at which it was detected: the write position for output, the position of the
 // offending item (a length prefix, a bool byte, ...) for input.

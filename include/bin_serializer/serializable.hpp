@@ -13,8 +13,13 @@
 //               floats: their size or encoding differs between platforms
 //   evolvable   opted in to append-only evolution (evolution.hpp): a length
 //               and field-count prefix, then the fields; never bulk-copied
-//   bulk        native: trivially copyable, one copy of sizeof(T) bytes,
-//               padding included, even when the type also has reflect().
+//   bulk        native: trivially copyable and every byte accounted for (see
+//               layout_visible below), one copy of sizeof(T) bytes, padding
+//               included. A type with reflect() qualifies only when reflect()
+//               provably lists every member in declaration order; a type
+//               whose members the library cannot see (private members
+//               without reflect(), unions) only when opted in through
+//               trivially_serializable<T>.
 //               portable: a type whose memory already IS its portable
 //               encoding (scalars on a little-endian host, padding-free
 //               aggregates of them), so it is still one copy
@@ -40,6 +45,7 @@
 #include <string_view>
 #include <variant>
 #include <limits>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -70,6 +76,15 @@ struct no_codec {};
 // detail/reader.hpp); serialize_field / deserialize_field recurse into members.
 template <class T>
 struct codec : detail::no_codec {};
+
+// Opt-in for a trivially copyable type whose members the library cannot see
+// (private members and no reflect(), a union, a class with a base): its object
+// bytes, padding included, become its native encoding. The library can then
+// no longer check it for pointers; that is the promise the opt-in makes.
+//
+//   template <> struct bin_serializer::trivially_serializable<MyType> : std::true_type {};
+template <class T>
+struct trivially_serializable : std::false_type {};
 
 namespace detail {
 
@@ -227,11 +242,108 @@ consteval bool holds_layout_codec() {
     return false;
 }
 
+template <class T>
+concept opted_in_bulk = trivially_serializable<std::remove_cv_t<T>>::value;
+
+template <class T>
+concept smart_pointer = requires { typename T::element_type; } &&
+                        (requires(const T& p) { p.get(); } || requires(const T& p) { p.lock(); });
+
+// ---- when may a native one-copy replace the field-by-field encoding?
+//
+// Only when the copy provably sends what the fields would, plus padding:
+// every byte of T belongs to a member the library can see (recursively), or
+// the user opted T in. A reflect() that leaves a member out must keep it off
+// the wire, so a type with reflect() is copied whole only when reflect()
+// lists exactly its members, in declaration order: same field types as the
+// aggregate's structured binding, and (checked in a constant evaluation on a
+// value-initialised T) the same objects. Anything else is encoded field by
+// field.
+template <class T>
+consteval bool layout_visible();
+
+template <class... Fs>
+consteval bool all_layout_visible(type_list<Fs...>) {
+  return (layout_visible<Fs>() && ...);
+}
+
+template <class T>
+concept constant_default =
+    requires { typename std::bool_constant<(static_cast<void>(T{}), true)>; };
+
+// Constant-evaluated only when reflect() is constexpr; a reflect() that is not
+// cannot be proven and its type is encoded field by field.
+template <class T>
+constexpr bool reflect_lists_every_member_in_order() {
+  constexpr std::size_t n = aggregate_fields_t<T>::size;
+  if constexpr (n == 0) {
+    return true;
+  } else {
+    T object{};
+    const T& c = object;
+    std::array<const void*, n> listed{};
+    std::array<const void*, n> declared{};
+    auto take_listed = [&listed](const auto&... fields) {
+      listed = {static_cast<const void*>(std::addressof(fields))...};
+      return true;
+    };
+    auto take_declared = [&declared](const auto&... fields) {
+      declared = {static_cast<const void*>(std::addressof(fields))...};
+      return true;
+    };
+    (void)c.reflect(take_listed);
+    (void)visit_aggregate(c, take_declared);
+    for (std::size_t i = 0; i < n; ++i)
+      if (listed[i] != declared[i]) return false;
+    return true;
+  }
+}
+
+template <class T>
+concept reflect_provably_complete = requires {
+  typename std::bool_constant<reflect_lists_every_member_in_order<T>()>;
+} && reflect_lists_every_member_in_order<T>();
+
+template <class T>
+consteval bool reflect_covers_object() {
+  if constexpr (!bindable_aggregate<T>)
+    return false; // private members or a base: reflect() cannot be checked against them
+  else if constexpr (!std::is_same_v<reflected_fields_t<T>, aggregate_fields_t<T>>)
+    return false; // a member left out, reordered or repeated
+  else if constexpr (!constant_default<T>)
+    return false; // cannot prove which members reflect() names
+  else if constexpr (!all_layout_visible(aggregate_fields_t<T>{}))
+    return false;
+  else
+    return reflect_provably_complete<T>;
+}
+
+template <class T>
+consteval bool layout_visible() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (scalar_type<U> || refused_type<U>)
+    return true; // a pointer is visible, and refused where it is found
+  else if constexpr (std::is_array_v<U>)
+    return layout_visible<std::remove_extent_t<U>>();
+  else if constexpr (has_codec<U>)
+    return true; // its codec decides (holds_layout_codec)
+  else if constexpr (opted_in_bulk<U>)
+    return !has_reflect_member<U>;
+  else if constexpr (Reflectable<U>)
+    return reflect_covers_object<U>();
+  else if constexpr (has_reflect_member<U>)
+    return false;
+  else if constexpr (bindable_aggregate<U>)
+    return all_layout_visible(aggregate_fields_t<U>{});
+  else
+    return false;
+}
+
 // Whether a format may copy T's object bytes as they are.
 template <options Opts, class T>
 consteval bool bulk_copyable_fn() {
   if constexpr (Opts.format == wire_format::native)
-    return std::is_trivially_copyable_v<T> && !holds_layout_codec<Opts, T>();
+    return std::is_trivially_copyable_v<T> && !holds_layout_codec<Opts, T>() && layout_visible<T>();
   else
     return portable_bulk<T>();
 }
@@ -251,6 +363,8 @@ consteval category category_of() {
     return category::unsupported; // its codec header is not included
   else if constexpr (evolvable_type<U>)
     return category::evolvable;
+  else if constexpr (opted_in_bulk<U> && has_reflect_member<U>)
+    return category::unsupported; // two descriptions of one type: say which to drop
   else if constexpr (bulk_copyable<Opts, U>)
     return category::bulk;
   else if constexpr (scalar_type<U>)
@@ -390,8 +504,90 @@ struct type_is_not_serializable {
                 "reflect(). List the fields it should send:\n"
                 "    template <class V> auto reflect(V&& v) { return v(field1, field2); }\n"
                 "    template <class V> auto reflect(V&& v) const { return v(field1, field2); }\n"
-                "or, for a std type, include its header (e.g. <bin_serializer/std/string.hpp>).");
+                "or specialise bin_serializer::codec<T>. (A standard container or string needs "
+                "its codec header: <bin_serializer/bin_serializer.hpp> includes them all.)");
 };
+
+template <class T>
+struct fields_not_visible_opt_in {
+  static_assert(dependent_false<T>,
+                "bin_serializer: this trivially copyable type (named in this diagnostic) hides "
+                "its members from the library (private members without reflect(), or a union), "
+                "so it cannot check them for pointers and will not copy its bytes on a guess. "
+                "Either list the fields it should send:\n"
+                "    template <class V> auto reflect(V&& v) { return v(field1, field2); }\n"
+                "    template <class V> auto reflect(V&& v) const { return v(field1, field2); }\n"
+                "or, if its object bytes are what should be sent, opt it in with one line at "
+                "namespace scope:\n"
+                "    template <> struct bin_serializer::trivially_serializable<T> : std::true_type {};");
+};
+
+template <class T>
+struct aggregate_has_base_class {
+  static_assert(dependent_false<T>,
+                "bin_serializer: this struct (named in this diagnostic) has a base class, and "
+                "the library cannot see a base's members on its own. List every field to send, "
+                "the base's and its own, in a reflect() of the derived struct:\n"
+                "    template <class V> auto reflect(V&& v) { return v(base_field, field1); }\n"
+                "    template <class V> auto reflect(V&& v) const { return v(base_field, field1); }\n"
+                "or give it a codec<T> specialisation. (A trivially copyable one may instead be "
+                "opted in: template <> struct bin_serializer::trivially_serializable<T> : "
+                "std::true_type {};)");
+};
+
+template <class T>
+struct smart_pointer_is_not_serializable {
+  static_assert(dependent_false<T>,
+                "bin_serializer: a smart pointer (std::unique_ptr, std::shared_ptr, ...; named "
+                "in this diagnostic) is not serializable: it owns or shares an object through "
+                "its address, and an address means nothing to the reader. No header adds it. "
+                "Hold the value itself, or std::optional<T> for a value that may be absent, or "
+                "std::vector<T> for several; or leave the member out of reflect() and rebuild "
+                "it after decoding.");
+};
+
+template <class T>
+struct polymorphic_type_is_not_serializable {
+  static_assert(dependent_false<T>,
+                "bin_serializer: this class (named in this diagnostic) has virtual functions: "
+                "its bytes hold a vtable pointer and the library will not copy them. List the "
+                "data members to send:\n"
+                "    template <class V> auto reflect(V&& v) { return v(field1, field2); }\n"
+                "    template <class V> auto reflect(V&& v) const { return v(field1, field2); }\n"
+                "(the dynamic type is not sent: decode into the same concrete class).");
+};
+
+template <class T>
+struct opted_in_type_has_reflect {
+  static_assert(dependent_false<T>,
+                "bin_serializer: this type (named in this diagnostic) has both reflect() and "
+                "a trivially_serializable<T> opt-in; they describe different encodings. Remove "
+                "the opt-in (reflect() decides what is sent) or remove reflect().");
+};
+
+template <class T>
+struct reflect_is_const_only {
+  static_assert(dependent_false<T>,
+                "bin_serializer: cannot deserialize this type (named in this diagnostic): "
+                "reflect() on a non-const object gives only const fields. Usually only the const "
+                "overload of reflect() exists; add the non-const one next to it:\n"
+                "    template <class V> auto reflect(V&& v) { return v(field1, field2); }\n"
+                "    template <class V> auto reflect(V&& v) const { return v(field1, field2); }\n"
+                "(if every listed member really is const, make them non-const).");
+};
+
+// reflect() on a non-const T hands out only const fields: only the const
+// overload exists (or every listed member is const).
+struct constness_probe {
+  template <class... Fs>
+  constexpr auto operator()(Fs&&...) const noexcept {
+    return std::bool_constant<(sizeof...(Fs) != 0 &&
+                               (std::is_const_v<std::remove_reference_t<Fs>> && ...))>{};
+  }
+};
+template <class T>
+concept reflect_gives_only_const =
+    Reflectable<T> && decltype(std::declval<T&>().reflect(std::declval<constness_probe&>()))::value;
 
 // Instantiates the diagnostic that explains why T has no layout.
 template <class T, options Opts = options{}>
@@ -403,11 +599,21 @@ constexpr void explain_unsupported() {
     (void)sizeof(std_type_needs_its_header<U>);
   else if constexpr (Opts.format == wire_format::portable && platform_dependent<U>)
     (void)sizeof(type_is_not_portable<U>);
-  else if constexpr (Opts.format == wire_format::portable && std::is_trivially_copyable_v<U> &&
-                     !has_reflect_member<U> && !plain_aggregate<U>)
-    (void)sizeof(trivially_copyable_without_fields<U>);
+  else if constexpr (smart_pointer<U>)
+    (void)sizeof(smart_pointer_is_not_serializable<U>);
+  else if constexpr (opted_in_bulk<U> && has_reflect_member<U>)
+    (void)sizeof(opted_in_type_has_reflect<U>);
   else if constexpr (has_reflect_member<U>)
     (void)sizeof(reflect_must_return_visitor_result<U>);
+  else if constexpr (aggregate_with_base<U>)
+    (void)sizeof(aggregate_has_base_class<U>);
+  else if constexpr (Opts.format == wire_format::portable && std::is_trivially_copyable_v<U> &&
+                     !plain_aggregate<U>)
+    (void)sizeof(trivially_copyable_without_fields<U>);
+  else if constexpr (std::is_polymorphic_v<U>)
+    (void)sizeof(polymorphic_type_is_not_serializable<U>);
+  else if constexpr (std::is_trivially_copyable_v<U> && !plain_aggregate<U>)
+    (void)sizeof(fields_not_visible_opt_in<U>);
   else if constexpr (plain_aggregate<U>)
     (void)sizeof(aggregate_fields_not_visible<U>);
   else

@@ -1,16 +1,17 @@
-// SpanBuffer: an output buffer over memory someone else allocated and owns.
+// SpanBuffer: serialize into memory the caller owns (a std::span<std::byte>:
+// a socket's send buffer, a slot in a ring, a shared-memory region, the gRPC
+// slice or zmq::message_t a transport will send, which saves the copy from a
+// Buffer into the transport's storage).
 //
-// Transports hand out the memory a message will be sent from: a gRPC slice, a
-// zmq::message_t, a slot of a shared-memory ring. Serializing straight into it
-// saves the copy from a Buffer into the transport's storage:
+//   std::byte out[256];
+//   bin_serializer::SpanBuffer buf(out);
+//   if (!serialize(buf, tick)) ...   // buf.last_error().code == errc::buffer_full
+//   send(sock, buf.data(), buf.size(), 0);
 //
-//   zmq::message_t msg(message_header_size + serialized_size<portable>(tick));
-//   SpanBuffer out(msg.data(), msg.size());
-//   serialize_message<portable>(out, tick);   // out.size() == msg.size()
-//
-// The capacity is fixed (like FixedBuffer<N>, but N chosen at run time): a
-// value that does not fit fails with errc::buffer_full and leaves the bytes
-// before size() as they were. It never allocates and never reads.
+// Its capacity is the span's size and never grows: a value that does not fit
+// fails with buffer_full, leaves size() unchanged and writes nothing past the
+// end of the span. It is a ContiguousWritableBuffer (the fast path) and can
+// be read back like a Buffer. The memory must outlive the SpanBuffer.
 #pragma once
 
 #include <cstddef>
@@ -23,13 +24,13 @@ namespace bin_serializer {
 
 class SpanBuffer {
 public:
-  SpanBuffer() noexcept = default;
+  constexpr SpanBuffer() noexcept = default;
+  explicit SpanBuffer(std::span<std::byte> memory) noexcept
+      : data_(memory.data()), cap_(memory.size()) {}
   SpanBuffer(void* data, std::size_t capacity) noexcept
       : data_(static_cast<std::byte*>(data)), cap_(data == nullptr ? 0 : capacity) {}
-  explicit SpanBuffer(std::span<std::byte> storage) noexcept
-      : SpanBuffer(storage.data(), storage.size()) {}
 
-  // Appends n bytes; false (buffer unchanged, last_error() = buffer_full) if
+  // Appends n bytes; false (nothing written, last_error() = buffer_full) if
   // they do not fit.
   bool write(const void* src, std::size_t n) noexcept {
     if (n > cap_ - size_) [[unlikely]] {
@@ -41,27 +42,54 @@ public:
     return true;
   }
 
+  // Copies the next n written bytes out; false (position unchanged,
+  // truncated) if fewer remain.
+  bool read(void* dst, std::size_t n) noexcept {
+    if (n > size_ - rpos_) [[unlikely]] {
+      err_ = {errc::truncated, rpos_};
+      return false;
+    }
+    if (n != 0) std::memcpy(dst, data_ + rpos_, n);
+    rpos_ += n;
+    return true;
+  }
+
   [[nodiscard]] std::byte* data() noexcept { return data_; }
   [[nodiscard]] const std::byte* data() const noexcept { return data_; }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
   [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
   [[nodiscard]] bool full() const noexcept { return size_ == cap_; }
+  // The bytes written so far.
   [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
 
-  // The storage cannot grow: true if n bytes fit, otherwise false with
-  // last_error() = buffer_full.
+  [[nodiscard]] std::size_t read_position() const noexcept { return rpos_; }
+  [[nodiscard]] std::size_t remaining() const noexcept { return size_ - rpos_; }
+  bool seek(std::size_t pos) noexcept {
+    if (pos > size_) return false;
+    rpos_ = pos;
+    return true;
+  }
+
+  // True if n bytes fit in the span; otherwise false with buffer_full.
   bool reserve(std::size_t n) noexcept {
     if (n <= cap_) return true;
     err_ = {errc::buffer_full, size_};
     return false;
   }
 
-  // Declares the first n bytes (n <= capacity()) as written.
-  void set_size(std::size_t n) noexcept { size_ = n; }
+  // Declares the first n bytes (n <= capacity()) written; see
+  // ContiguousWritableBuffer.
+  void set_size(std::size_t n) noexcept {
+    size_ = n;
+    if (rpos_ > n) rpos_ = n;
+  }
   void commit_size(std::size_t n) noexcept { size_ = n; }
 
+  // Size, read position and last error back to zero (the memory is kept).
   void clear() noexcept {
     size_ = 0;
+    rpos_ = 0;
     err_ = {};
   }
 
@@ -70,8 +98,9 @@ public:
 
 private:
   std::byte* data_ = nullptr;
-  std::size_t size_ = 0;
   std::size_t cap_ = 0;
+  std::size_t size_ = 0;
+  std::size_t rpos_ = 0;
   error err_{};
 };
 

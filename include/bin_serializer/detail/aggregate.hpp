@@ -167,13 +167,28 @@ template <class T>
 concept plain_aggregate =
     std::is_aggregate_v<T> && !std::is_union_v<T> && !std::is_array_v<T> && !tuple_like<T>;
 
+// Converts only to a proper base class of T: T{any_base_of<T>{}} compiles
+// exactly when T's first aggregate element is a base class. A structured
+// binding cannot see the members of a base, so such a T is not bindable.
+template <class T>
+struct any_base_of {
+  template <class U>
+    requires(std::is_base_of_v<U, T> && !std::is_same_v<U, T>)
+  operator U() const noexcept { // NOLINT: implicit on purpose
+    __builtin_unreachable();
+  }
+};
+
+template <class T>
+concept aggregate_with_base = plain_aggregate<T> && requires { T{any_base_of<T>{}}; };
+
 template <plain_aggregate T>
 inline constexpr std::size_t aggregate_field_count = count_fields<T>();
 
 // The aggregate can be bound field by field.
 template <class T>
-concept bindable_aggregate =
-    plain_aggregate<T> && (aggregate_field_count<T> <= max_aggregate_fields);
+concept bindable_aggregate = plain_aggregate<T> && !aggregate_with_base<T> &&
+                             (aggregate_field_count<T> <= max_aggregate_fields);
 
 // Calls f(field0, field1, ...) with t's fields (const if t is const).
 template <class T, class F>

@@ -159,6 +159,14 @@ concept seekable_reader = requires(B& b, const B& cb, std::size_t n) {
   b.seek(n);
 };
 
+// A buffer that wants to know where each value starts and whether it decoded
+// (the stream and fd readers keep the value's bytes for the rewind).
+template <class B>
+concept value_bracketing = requires(B& b, bool ok) {
+  b.begin_value();
+  b.end_value(ok);
+};
+
 // For buffers that only have read(). If the buffer can also report and set its
 // read position, a failed call seeks back; otherwise the bytes read are gone.
 template <options Opts, ReadableBuffer B>
@@ -169,6 +177,7 @@ public:
 
   explicit stream_reader(B& buffer) noexcept : buf_(buffer) {
     if constexpr (seekable_reader<B>) start_ = buffer.read_position();
+    if constexpr (value_bracketing<B>) buffer.begin_value();
   }
 
   BIN_SERIALIZER_INLINE bool read_bytes(void* dst, std::size_t n) noexcept {
@@ -233,9 +242,12 @@ public:
     return false;
   }
 
-  void commit() noexcept {}
+  void commit() noexcept {
+    if constexpr (value_bracketing<B>) buf_.end_value(true);
+  }
   void rollback() noexcept {
     if constexpr (seekable_reader<B>) (void)buf_.seek(start_);
+    if constexpr (value_bracketing<B>) buf_.end_value(false);
   }
 
 private:

@@ -106,6 +106,8 @@ public:
   [[nodiscard]] std::byte* data() noexcept { return data_; }
   [[nodiscard]] const std::byte* data() const noexcept { return data_; }
   [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  // Bytes that may be written at data() without growing; equals size() in
+  // read_only mode.
   [[nodiscard]] std::size_t capacity() const noexcept { return cap_; }
   [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
   [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
@@ -119,14 +121,16 @@ public:
   }
 
   // Makes capacity() >= n by growing the file and the mapping. False
-  // (nothing changed) if that fails or the file is read-only.
-  bool reserve(std::size_t n) noexcept { return n <= cap_ || grow(n); }
+  // (nothing changed) if that fails, or if the file is read-only or closed:
+  // then every call fails with io_error, whatever n is.
+  bool reserve(std::size_t n) noexcept { return (n <= cap_ && writable_) || grow(n); }
 
   // Declares the first n bytes (n <= capacity()) written; see
   // ContiguousWritableBuffer.
   void set_size(std::size_t n) noexcept {
     size_ = n;
     if (rpos_ > n) rpos_ = n;
+    if (!writable_) cap_ = n; // read-only: nothing past size() may be written
   }
 
   // set_size() for a size that only grew (n >= size()): nothing to clamp.
@@ -134,11 +138,15 @@ public:
   void commit_size(std::size_t n) noexcept { size_ = n; }
 
   // Size and read position to zero (the next close() truncates the file to
-  // whatever is written after this); capacity is kept.
+  // whatever is written after this); capacity is kept. In read_only mode the
+  // mapped bytes become unreachable and capacity() drops to 0, so a later
+  // write() or serialize() fails with io_error instead of storing into the
+  // read-only mapping.
   void clear() noexcept {
     size_ = 0;
     rpos_ = 0;
     err_ = {};
+    if (!writable_) cap_ = 0;
   }
 
   [[nodiscard]] error last_error() const noexcept { return err_; }
@@ -159,7 +167,11 @@ private:
 
   std::byte* data_ = empty_storage(); // never null, as in Buffer
   std::size_t size_ = 0;
-  std::size_t cap_ = 0; // bytes mapped == the file's length while open
+  // Writable bytes at data_: the mapping's length in the writable modes; in
+  // read_only mode always size() (the mapping is never written, so write()'s
+  // fast path must never see room).
+  std::size_t cap_ = 0;
+  std::size_t mapped_ = 0; // bytes mapped == the file's length while open
   std::size_t rpos_ = 0;
   int fd_ = -1;
   bool writable_ = false;

@@ -22,11 +22,13 @@
 //     stream cannot be rolled back). For all-or-nothing output serialize into
 //     a Buffer first and write its bytes() in one call. After an io_error the
 //     writer stays failed.
-//   - reader: deserialize() rewinds to the value's first byte when that byte
-//     is still in the block (the usual case for values smaller than the
-//     block); otherwise the read position is past the bytes consumed. In
-//     either case the input is bad at that point: only framing lets a reader
-//     resynchronise.
+//   - reader: a failed deserialize() leaves the read position at the value's
+//     first byte whenever the value's bytes up to the failure fit in the
+//     block (N bytes), even when a length prefix claims more than the block
+//     or the input holds. Only a value whose bytes really exceed N cannot be
+//     rewound: the position is then inside it and in_sync() returns false
+//     (until a successful seek()). Either way the input is bad at that
+//     point: only framing lets a reader resynchronise.
 #pragma once
 
 #include <cstddef>

@@ -100,9 +100,18 @@ private:
   std::byte block_[N];
 };
 
-// read_position()/seek() let deserialize() rewind after a failure, but only
-// within the bytes still held in the block: bytes already dropped from it
-// cannot be un-read, and seek() then returns false.
+// read_position()/seek() let deserialize() rewind after a failure. The exact
+// rule: a failed deserialize() leaves the read position at the value's first
+// byte whenever the value's bytes read so far plus the read that failed fit
+// in the block (N bytes). This covers a length prefix that claims more than
+// the block holds (or than the source has): the bytes the source did deliver
+// are put back into the block. Only a value whose bytes really exceed N
+// cannot be rewound; the position is then past the bytes consumed and
+// in_sync() is false until the next successful seek().
+//
+// deserialize() brackets each value with begin_value() / end_value(): while a
+// value is open, the block keeps every byte from its start (compaction never
+// drops them) unless that would leave less room than the next read needs.
 template <class Source, std::size_t N>
 class block_reader {
   static_assert(N >= 64, "a block below 64 bytes defeats the buffering; use e.g. 4096");
@@ -134,13 +143,33 @@ public:
   [[nodiscard]] std::size_t read_position() const noexcept {
     return static_cast<std::size_t>(base_ + head_);
   }
+  // Moves to pos if that byte is still in the block; false otherwise.
   bool seek(std::size_t pos) noexcept {
     if (pos < base_ || pos > base_ + tail_) return false;
     head_ = static_cast<std::size_t>(pos - base_);
+    in_sync_ = true;
     return true;
   }
   [[nodiscard]] std::size_t buffered() const noexcept { return tail_ - head_; }
   [[nodiscard]] bool failed() const noexcept { return failed_; }
+
+  // False after a failed deserialize() that could not rewind to the value's
+  // first byte (its bytes exceeded the block): the position is then inside
+  // that value, and reading on would decode the middle of it.
+  [[nodiscard]] bool in_sync() const noexcept { return in_sync_; }
+
+  // Called by deserialize() around each value (see above). Nested calls keep
+  // the outermost start.
+  void begin_value() noexcept {
+    if (open_++ == 0) {
+      pin_ = base_ + head_;
+      pin_kept_ = true;
+    }
+  }
+  void end_value(bool ok) noexcept {
+    if (open_ == 0) return;
+    if (--open_ == 0 && !ok && read_position() != pin_) in_sync_ = false;
+  }
 
   [[nodiscard]] error last_error() const noexcept { return err_; }
   void set_error(error e) noexcept { err_ = e; }
@@ -149,38 +178,75 @@ protected:
   Source& source() noexcept { return source_; }
 
 private:
+  // Where the bytes that must stay in the block start: the open value's
+  // first byte, or the next unread byte.
+  [[nodiscard]] std::size_t keep_from() const noexcept {
+    return open_ != 0 && pin_kept_ ? static_cast<std::size_t>(pin_ - base_) : head_;
+  }
+
+  // Moves the bytes from `keep` on to the front of the block.
+  void compact(std::size_t keep) noexcept {
+    if (keep == 0) return;
+    if (tail_ != keep) std::memmove(block_, block_ + keep, tail_ - keep);
+    base_ += keep;
+    head_ -= keep;
+    tail_ -= keep;
+  }
+
   BIN_SERIALIZER_NOINLINE bool read_slow(std::byte* dst, std::size_t n) noexcept {
     const std::size_t at = read_position();
-    if (n >= N) {
-      // Too big for the block: take what it holds, read the rest in place.
-      const std::size_t have = tail_ - head_;
-      if (have != 0) std::memcpy(dst, block_ + head_, have);
-      base_ += tail_;
-      head_ = tail_ = 0;
-      bool failed = false;
-      const std::size_t got = failed_ ? 0 : source_.get(dst + have, n - have, n - have, failed);
-      base_ += got;
-      if (got == n - have) return true;
-      return fail(failed, at);
-    }
+    if (n >= N) return read_large(dst, n, at);
     if (!refill(n)) return fail(failed_, at);
     std::memcpy(dst, block_ + head_, n);
     head_ += n;
     return true;
   }
 
+  // Too big for the block: take what it holds, read the rest in place. If the
+  // source runs dry and everything read (from the open value's start) fits in
+  // the block, the bytes go back into it, so the failed read consumed nothing
+  // and deserialize() can still rewind.
+  bool read_large(std::byte* dst, std::size_t n, std::size_t at) noexcept {
+    const std::size_t have = tail_ - head_;
+    if (have != 0) std::memcpy(dst, block_ + head_, have);
+    tail_ = head_; // the block now holds only the bytes before the read
+    compact(keep_from());
+    const std::size_t before = head_; // bytes of the open value kept in front
+    bool failed = false;
+    const std::size_t got = failed_ ? 0 : source_.get(dst + have, n - have, n - have, failed);
+    if (got == n - have) {
+      // The value spans more than the block: its start is gone for good.
+      base_ += head_ + n;
+      head_ = tail_ = 0;
+      pin_kept_ = false;
+      return true;
+    }
+    if (before + have + got <= N) {
+      std::memcpy(block_ + before, dst, have + got);
+      tail_ = before + have + got;
+    } else {
+      base_ += head_ + have + got;
+      head_ = tail_ = 0;
+      pin_kept_ = false;
+    }
+    return fail(failed, at);
+  }
+
   // Makes at least `want` (<= N) bytes available in the block, keeping the
-  // unread ones. False at end of input or on error.
+  // unread ones and, if it leaves room, the open value's. False at end of
+  // input or on error.
   bool refill(std::size_t want) noexcept {
     if (failed_) return false;
     const std::size_t have = tail_ - head_;
     // Compact only when the block has no room after its tail: bytes already
     // read stay seekable (deserialize() rewinds to a failed value's start).
-    if (head_ != 0 && N - tail_ < want - have) {
-      if (have != 0) std::memmove(block_, block_ + head_, have);
-      base_ += head_;
-      head_ = 0;
-      tail_ = have;
+    if (N - tail_ < want - have) {
+      std::size_t keep = keep_from();
+      if (keep != head_ && tail_ - keep + (want - have) > N) {
+        keep = head_; // the value outgrows the block: give up its start
+        pin_kept_ = false;
+      }
+      compact(keep);
     }
     bool failed = false;
     const std::size_t got = source_.get(block_ + tail_, want - have, N - tail_, failed);
@@ -202,6 +268,10 @@ private:
   std::size_t head_ = 0;   // next unread byte in block_
   std::size_t tail_ = 0;   // end of the valid bytes in block_
   std::uint64_t base_ = 0; // stream offset of block_[0]
+  std::uint64_t pin_ = 0;  // stream offset of the open value's first byte
+  unsigned open_ = 0;      // begin_value() calls not yet ended
+  bool pin_kept_ = false;  // the block still holds the byte at pin_
+  bool in_sync_ = true;
   bool failed_ = false;
   error err_{};
   std::byte block_[N];
