@@ -164,16 +164,7 @@ struct Tally {
 };
 
 inline const char* errc_id(bin_serializer::errc c) {
-  using bin_serializer::errc;
-  switch (c) {
-  case errc::truncated: return "truncated";
-  case errc::invalid_value: return "invalid_value";
-  case errc::limit_exceeded: return "limit_exceeded";
-  case errc::schema_mismatch: return "schema_mismatch";
-  case errc::bad_header: return "bad_header";
-  case errc::end_of_stream: return "end_of_stream";
-  default: return "other";
-  }
+  return bin_serializer::error_name(c).data(); // a string literal: null-terminated
 }
 
 inline void reject(Tally& t, bin_serializer::error e) {

@@ -54,6 +54,7 @@ enum class errc : std::uint8_t {
   case errc::schema_mismatch: return "schema_mismatch";
   case errc::bad_header: return "bad_header";
   case errc::io_error: return "io_error";
+  case errc::end_of_stream: return "end_of_stream";
   }
   return "unknown";
 }

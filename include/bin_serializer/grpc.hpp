@@ -75,23 +75,9 @@ inline constexpr options grpc_options_v =
 template <class T>
 inline constexpr bool grpc_enabled_v = Serializable<T, grpc_options_v<T>>;
 
-// The identifier of an error code ("truncated"), as written in statuses.
-[[nodiscard]] constexpr std::string_view errc_name(errc code) noexcept {
-  switch (code) {
-  case errc::ok: return "ok";
-  case errc::buffer_full: return "buffer_full";
-  case errc::out_of_memory: return "out_of_memory";
-  case errc::truncated: return "truncated";
-  case errc::invalid_value: return "invalid_value";
-  case errc::limit_exceeded: return "limit_exceeded";
-  case errc::schema_mismatch: return "schema_mismatch";
-  case errc::bad_header: return "bad_header";
-  case errc::io_error: return "io_error";
-  case errc::end_of_stream: return "end_of_stream";
-  default: break; // a code added later: still a readable status, if less precise
-  }
-  return "unknown";
-}
+// The identifier of an error code ("truncated"), as written in statuses:
+// the library's error_name (error.hpp).
+[[nodiscard]] constexpr std::string_view errc_name(errc code) noexcept { return error_name(code); }
 
 // "bin_serializer: <errc> at offset <n> (<description>)": the text of the
 // statuses below.
