@@ -11,6 +11,9 @@
 #   --no-deps  do not check or install packages
 #   --publish  also copy the report and charts to bench/results/ (to commit)
 #   --out DIR  where the report goes (default: build/bench-report)
+# Environment: ZPP_BITS_DIR=/path/to/zpp_bits and YLT_DIR=/path/to/yalantinglibs
+#   add zpp_bits and struct_pack (local checkouts, not Debian packages) to the
+#   peers; without them those rows are absent.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -102,7 +105,9 @@ fi
 # Build
 # ---------------------------------------------------------------------------
 step "configure (preset bench)"
-cmake --preset bench
+# zpp_bits and struct_pack are not Debian packages: they are compiled into
+# benchmark_peers only from local checkouts named here (never downloaded).
+cmake --preset bench -DBENCH_ZPP_BITS_DIR="${ZPP_BITS_DIR:-}" -DBENCH_YLT_DIR="${YLT_DIR:-}"
 step "build"
 cmake --build --preset bench --parallel "$jobs" \
   --target benchmark_compare benchmark_stress benchmark_latency benchmark_peers
