@@ -97,10 +97,14 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   // s.size() == n afterwards, characters unspecified: shrinking only moves the
   // terminator (inline); growing takes the library's out-of-line path.
   BIN_SERIALIZER_INLINE static void set_length(string_type& s, std::size_t n) {
-    if (n <= s.size()) [[likely]]
-      s.resize(n);
-    else
-      grow_to(s, n);
+    // A reused string usually has the length already: then nothing to do
+    // (and no call: GCC does not always inline resize()).
+    if (const std::size_t old = s.size(); n != old) [[unlikely]] {
+      if (n < old)
+        s.resize(n);
+      else
+        grow_to(s, n);
+    }
   }
   BIN_SERIALIZER_NOINLINE static void grow_to(string_type& s, std::size_t n) {
     s.clear(); // nothing to carry over if this reallocates

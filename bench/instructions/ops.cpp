@@ -1,0 +1,167 @@
+// Instructions per operation, for callgrind: one encode or decode of one
+// workload by one library, repeated N times inside a function callgrind
+// counts (run_encode / run_decode; scripts/instructions.sh drives it).
+//
+//   ops WORKLOAD LIBRARY OP N     WORKLOAD: person car monster tick s0 s8 s128
+//                                 LIBRARY:  bs (native) bsp (portable) zpp sp
+//                                 OP:       ser dec
+//
+// zpp_bits and struct_pack are compiled in when their headers are on the
+// include path (local checkouts; they are not Debian packages). Every adapter
+// is forced inline into the measured loop, so no library pays for a call the
+// others do not. The value is checked to round-trip before anything is run.
+#include <bin_serializer/bin_serializer.hpp>
+#include <bin_serializer/std/all.hpp>
+
+#include <workloads/workloads.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#if __has_include(<zpp_bits.h>)
+#include <zpp_bits.h>
+#define OPS_HAVE_ZPP 1
+#endif
+#if __has_include(<ylt/struct_pack.hpp>)
+#include <ylt/struct_pack.hpp>
+#define OPS_HAVE_STRUCT_PACK 1
+// struct_pack has no std::bitset<8> (its sizeof is 8, not one byte of bits):
+// one byte, as the other libraries write it. Found by argument-dependent lookup.
+namespace std {
+inline std::size_t sp_get_needed_size(const std::bitset<8>&) { return 1; }
+template <typename W>
+void sp_serialize_to(W& w, const std::bitset<8>& b) {
+  const auto v = static_cast<std::uint8_t>(b.to_ulong());
+  struct_pack::write(w, v);
+}
+template <typename R>
+struct_pack::err_code sp_deserialize_to(R& r, std::bitset<8>& b) {
+  std::uint8_t v = 0;
+  const auto e = struct_pack::read(r, v);
+  b = std::bitset<8>(v);
+  return e;
+}
+} // namespace std
+#endif
+
+namespace {
+
+using bytes = std::span<const std::byte>;
+
+template <class T, bin_serializer::options Opts>
+struct bs {
+  bin_serializer::Buffer buf;
+  [[gnu::always_inline]] bytes enc(const T& v) {
+    buf.clear();
+    if (!serialize<Opts>(buf, v)) return {};
+    return buf.bytes();
+  }
+  [[gnu::always_inline]] bool dec(bytes in, T& v) {
+    bin_serializer::BufferView view(in);
+    return deserialize<Opts>(view, v);
+  }
+};
+
+#ifdef OPS_HAVE_ZPP
+template <class T>
+struct zpp_adapter {
+  std::vector<std::byte> data;
+  zpp::bits::out<std::vector<std::byte>> out{data};
+  [[gnu::always_inline]] bytes enc(const T& v) {
+    out.reset();
+    if (zpp::bits::failure(out(v))) return {};
+    return {data.data(), out.position()};
+  }
+  [[gnu::always_inline]] bool dec(bytes in_bytes, T& v) {
+    zpp::bits::in in{in_bytes};
+    return zpp::bits::success(in(v));
+  }
+};
+#endif
+
+#ifdef OPS_HAVE_STRUCT_PACK
+template <class T>
+struct sp_adapter {
+  std::vector<char> data;
+  [[gnu::always_inline]] bytes enc(const T& v) {
+    data.clear();
+    struct_pack::serialize_to(data, v);
+    return {reinterpret_cast<const std::byte*>(data.data()), data.size()};
+  }
+  [[gnu::always_inline]] bool dec(bytes in, T& v) {
+    return !struct_pack::deserialize_to(v, reinterpret_cast<const char*>(in.data()), in.size());
+  }
+};
+#endif
+
+template <class A, class T>
+[[gnu::noinline]] void run_encode(A& a, const T& v, int n, std::size_t& sink) {
+  for (int i = 0; i < n; ++i) {
+    sink += a.enc(v).size();
+    asm volatile("" ::: "memory");
+  }
+}
+template <class A, class T>
+[[gnu::noinline]] void run_decode(A& a, bytes in, T& out, int n, std::size_t& sink) {
+  for (int i = 0; i < n; ++i) {
+    sink += a.dec(in, out) ? 1 : 0;
+    asm volatile("" ::: "memory");
+  }
+}
+
+template <class A, class T>
+int run(const T& v, const char* op, int n) {
+  A a;
+  std::size_t sink = 0;
+  const bytes b = a.enc(v);
+  const std::vector<std::byte> copy(b.begin(), b.end());
+  T out{};
+  if (copy.empty() || !a.dec(copy, out) || !(out == v)) {
+    std::fprintf(stderr, "round trip failed\n");
+    return 1;
+  }
+  if (std::strcmp(op, "ser") == 0)
+    run_encode(a, v, n, sink);
+  else
+    run_decode(a, bytes(copy), out, n, sink);
+  std::printf("%zu bytes\n", copy.size());
+  return sink == 0 ? 1 : 0;
+}
+
+template <class T>
+int library(const T& v, const std::string& lib, const char* op, int n) {
+  if (lib == "bs") return run<bs<T, bin_serializer::native>>(v, op, n);
+  if (lib == "bsp") return run<bs<T, bin_serializer::portable>>(v, op, n);
+#ifdef OPS_HAVE_ZPP
+  if (lib == "zpp") return run<zpp_adapter<T>>(v, op, n);
+#endif
+#ifdef OPS_HAVE_STRUCT_PACK
+  if (lib == "sp") return run<sp_adapter<T>>(v, op, n);
+#endif
+  return 2; // not built in
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: %s WORKLOAD LIBRARY ser|dec N\n", argv[0]);
+    return 2;
+  }
+  const std::string w = argv[1], lib = argv[2];
+  const char* op = argv[3];
+  const int n = std::atoi(argv[4]);
+  using namespace workloads;
+  if (w == "person") return library(make_person(), lib, op, n);
+  if (w == "car") return library(make_car_sequential(0), lib, op, n);
+  if (w == "monster") return library(make_monsters(), lib, op, n);
+  if (w == "tick") return library(make_tick(3), lib, op, n);
+  if (w == "s0") return library(std::string(), lib, op, n);
+  if (w == "s8") return library(std::string("abcdefgh"), lib, op, n);
+  if (w == "s128") return library(std::string(128, 'x'), lib, op, n);
+  return 2;
+}
