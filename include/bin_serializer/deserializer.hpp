@@ -90,8 +90,8 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
     (void)sizeof(reflect_is_const_only<T>); // one message instead of one per field
     return false;
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
-    using layout = std::conditional_t<c == category::aggregate, aggregate_layout<std::remove_cv_t<T>>,
-                                      unknown_layout>;
+    using layout = std::conditional_t<c == category::aggregate,
+                                      aggregate_layout<std::remove_cv_t<T>>, unknown_layout>;
     auto visit = [&r](auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> bool {
       return read_fields<layout>(r, fields...);
     };

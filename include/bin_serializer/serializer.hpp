@@ -40,8 +40,8 @@ BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
     return true;
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
     // && folds left to right and stops at the first failing field.
-    using layout = std::conditional_t<c == category::aggregate, aggregate_layout<std::remove_cv_t<T>>,
-                                      unknown_layout>;
+    using layout = std::conditional_t<c == category::aggregate,
+                                      aggregate_layout<std::remove_cv_t<T>>, unknown_layout>;
     auto visit = [&w](const auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> bool {
       return write_fields<layout>(w, fields...);
     };

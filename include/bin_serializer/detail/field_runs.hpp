@@ -120,7 +120,8 @@ inline constexpr bool is_reader_v<run_reader<Outer, Checked>> = true;
 template <options Opts, class Tuple, std::size_t Begin, std::size_t End>
 consteval bool run_needs_checks() {
   return []<std::size_t... J>(std::index_sequence<J...>) {
-    return !(presizable<Opts, std::remove_cvref_t<std::tuple_element_t<Begin + J, Tuple>>>() && ...);
+    return !(presizable<Opts, std::remove_cvref_t<std::tuple_element_t<Begin + J, Tuple>>>() &&
+             ...);
   }(std::make_index_sequence<End - Begin>{});
 }
 

@@ -177,9 +177,10 @@ consteval bool reads_object_bytes() {
 template <options Opts, bool Write, class Tuple, std::size_t Begin, std::size_t End>
 consteval std::size_t object_bytes_prefix() {
   return []<std::size_t... J>(std::index_sequence<J...>) {
-    const bool flags[] = {(Write ? writes_object_bytes<Opts, std::tuple_element_t<Begin + J, Tuple>>()
-                                 : reads_object_bytes<Opts, std::tuple_element_t<Begin + J, Tuple>>())...,
-                          false};
+    const bool flags[] = {
+        (Write ? writes_object_bytes<Opts, std::tuple_element_t<Begin + J, Tuple>>()
+               : reads_object_bytes<Opts, std::tuple_element_t<Begin + J, Tuple>>())...,
+        false};
     std::size_t n = 0;
     while (n < sizeof...(J) && flags[n]) ++n;
     return n;

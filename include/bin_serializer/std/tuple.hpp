@@ -22,7 +22,8 @@ struct codec<std::pair<A, B>> {
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.
   template <options Opts>
-  static constexpr bool trusted_size = detail::presizable<Opts, A>() && detail::presizable<Opts, B>();
+  static constexpr bool trusted_size =
+      detail::presizable<Opts, A>() && detail::presizable<Opts, B>();
 
   template <options Opts>
   static constexpr std::size_t min_size =
