@@ -29,23 +29,7 @@
 #if __has_include(<ylt/struct_pack.hpp>)
 #include <ylt/struct_pack.hpp>
 #define OPS_HAVE_STRUCT_PACK 1
-// struct_pack has no std::bitset<8> (its sizeof is 8, not one byte of bits):
-// one byte, as the other libraries write it. Found by argument-dependent lookup.
-namespace std {
-inline std::size_t sp_get_needed_size(const std::bitset<8>&) { return 1; }
-template <typename W>
-void sp_serialize_to(W& w, const std::bitset<8>& b) {
-  const auto v = static_cast<std::uint8_t>(b.to_ulong());
-  struct_pack::write(w, v);
-}
-template <typename R>
-struct_pack::err_code sp_deserialize_to(R& r, std::bitset<8>& b) {
-  std::uint8_t v = 0;
-  const auto e = struct_pack::read(r, v);
-  b = std::bitset<8>(v);
-  return e;
-}
-} // namespace std
+#include <bench/peers/struct_pack_bitset.hpp>
 #endif
 
 namespace {
