@@ -253,7 +253,8 @@ if ((publish)); then
   if [[ "$(realpath "$RESULTS")" != "$(realpath "$PUBLISHED")" ]]; then
     rm -f "$PUBLISHED"/*.png
     cp "$RESULTS"/report.md "$PUBLISHED"/
-    for f in "$RESULTS"/*.png "$RESULTS"/python_decode.json "$RESULTS"/python_decode.md; do
+    for f in "$RESULTS"/*.png "$RESULTS"/python_decode.json "$RESULTS"/python_decode.md \
+    "$RESULTS"/python_speed.json "$RESULTS"/python_speed.md; do
       if [[ -e "$f" ]]; then cp "$f" "$PUBLISHED"/; fi
     done
   fi
