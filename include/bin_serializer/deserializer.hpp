@@ -132,8 +132,6 @@ BIN_SERIALIZER_INLINE bool deserialize(B& buffer, T& value) {
   return detail::deserialize_one<Opts>(buffer, value);
 }
 
-// Reads one field. Inside a codec, `in` is the reader the codec received;
-// called with a buffer it is deserialize() with default options.
 namespace detail {
 template <class R, class T>
 BIN_SERIALIZER_NOINLINE bool read_value_outlined(R& r, T& value) {
@@ -141,6 +139,8 @@ BIN_SERIALIZER_NOINLINE bool read_value_outlined(R& r, T& value) {
 }
 } // namespace detail
 
+// Reads one field. Inside a codec, `in` is the reader the codec received;
+// called with a buffer it is deserialize() with default options.
 template <class In, class T>
 BIN_SERIALIZER_INLINE bool deserialize_field(In& in, T& value) {
   if constexpr (detail::is_reader_v<In> && detail::outline_element<T>)

@@ -150,8 +150,6 @@ private:
   detail::writer_for<Opts, B> w_;
 };
 
-// Writes one field. Inside a codec, `out` is the writer the codec received;
-// called with a buffer it is serialize() with default options.
 namespace detail {
 template <class W, class T>
 BIN_SERIALIZER_NOINLINE bool write_value_outlined(W& w, const T& value) {
@@ -159,6 +157,8 @@ BIN_SERIALIZER_NOINLINE bool write_value_outlined(W& w, const T& value) {
 }
 } // namespace detail
 
+// Writes one field. Inside a codec, `out` is the writer the codec received;
+// called with a buffer it is serialize() with default options.
 template <class Out, class T>
 BIN_SERIALIZER_INLINE bool serialize_field(Out& out, const T& value) {
   if constexpr (detail::is_writer_v<Out> && detail::outline_element<T>)

@@ -24,22 +24,26 @@ namespace bin_serializer::detail {
 #pragma GCC diagnostic ignored "-Warray-bounds"
 #endif
 
+// n bytes (sizeof(Word) <= n <= 2 * sizeof(Word)) as two Word copies: the
+// first and the last sizeof(Word) bytes, overlapping in the middle.
+template <class Word>
+BIN_SERIALIZER_INLINE void copy_ends(unsigned char* d, const unsigned char* s,
+                                     std::size_t n) noexcept {
+  Word head, tail;
+  std::memcpy(&head, s, sizeof(Word));
+  std::memcpy(&tail, s + n - sizeof(Word), sizeof(Word));
+  std::memcpy(d, &head, sizeof(Word));
+  std::memcpy(d + n - sizeof(Word), &tail, sizeof(Word));
+}
+
 BIN_SERIALIZER_INLINE void copy_bytes(void* dst, const void* src, std::size_t n) noexcept {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
   if (n - 1 < 16) { // 1 to 16 bytes (n == 0 wraps around)
     if (n >= 8) {
-      std::uint64_t head, tail;
-      std::memcpy(&head, s, 8);
-      std::memcpy(&tail, s + n - 8, 8);
-      std::memcpy(d, &head, 8);
-      std::memcpy(d + n - 8, &tail, 8);
+      copy_ends<std::uint64_t>(d, s, n);
     } else if (n >= 4) {
-      std::uint32_t head, tail;
-      std::memcpy(&head, s, 4);
-      std::memcpy(&tail, s + n - 4, 4);
-      std::memcpy(d, &head, 4);
-      std::memcpy(d + n - 4, &tail, 4);
+      copy_ends<std::uint32_t>(d, s, n);
     } else {
       // 1 to 3 bytes: first, middle and last (some may coincide).
       const unsigned char first = s[0], middle = s[n / 2], last = s[n - 1];

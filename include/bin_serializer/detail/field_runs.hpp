@@ -145,17 +145,10 @@ BIN_SERIALIZER_INLINE bool read_span(R& r, Tuple& fields) {
     constexpr std::size_t k = object_bytes_prefix<R::opts, false, Tuple, Begin, End>();
     if constexpr (k >= 2) {
       using idx = decltype(shifted<Begin>(std::make_index_sequence<k>{}));
-      constexpr int known = adjacent_by_type<Layout>(idx{});
-      bool ok;
-      if constexpr (known == 1)
-        ok = r.template read_fixed<fields_sizeof<Tuple>(idx{})>(
-            std::addressof(std::get<Begin>(fields)));
-      else if constexpr (known == 0)
-        ok = read_indexed(r, fields, idx{});
-      else
-        ok = adjacent_fields(fields, idx{}) ? r.template read_fixed<fields_sizeof<Tuple>(idx{})>(
-                                                  std::addressof(std::get<Begin>(fields)))
-                                            : read_indexed(r, fields, idx{});
+      const bool ok = fields_adjacent<Layout>(fields, idx{})
+                          ? r.template read_fixed<fields_sizeof<Tuple>(idx{})>(
+                                std::addressof(std::get<Begin>(fields)))
+                          : read_indexed(r, fields, idx{});
       return ok && read_span<Layout, R, Tuple, Begin + k, End>(r, fields);
     } else {
       return read_value(r, std::get<Begin>(fields)) &&

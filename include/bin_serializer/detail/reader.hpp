@@ -257,6 +257,16 @@ private:
   std::size_t depth_ = 0;
 };
 
+// r.take(n) for n bytes a read_length on r has already proved present: the
+// contiguous reader skips the second comparison, any other checks again.
+template <class R>
+BIN_SERIALIZER_INLINE const std::byte* take_counted(R& r, std::size_t n) noexcept {
+  if constexpr (requires { r.take_counted(n); })
+    return r.take_counted(n);
+  else
+    return r.take(n);
+}
+
 template <options Opts, class B>
 struct reader_for_impl {
   using type = stream_reader<Opts, B>;

@@ -140,9 +140,9 @@ public:
 // Inside a run, fields whose encoding is their object bytes and that lie back
 // to back in memory (a padded struct's leading fields, most of a message's
 // scalars) are copied as one block instead of one by one. Which fields have
-// that encoding is known from the type (the span below); whether they are
-// adjacent is asked of their addresses, which the compiler folds to a
-// constant once the struct's fields are inlined, so the check costs nothing.
+// that encoding is known from the type; whether they are adjacent too for a
+// plain aggregate (adjacent_by_type), otherwise it is asked of their
+// addresses, which the compiler folds once the struct's fields are inlined.
 
 // True when the field's bytes may be written as they are (encoding side).
 template <options Opts, class T>
@@ -157,19 +157,31 @@ consteval bool writes_object_bytes() {
     return false;
 }
 
-// True when the field's bytes may be read into it as they are (decoding side):
-// nothing to check in them (bool, ranged enums: validate.hpp) and assignable.
+// True when T's encoding IS its object representation and decoding accepts
+// any such bytes: a bulk type without checked contents (bool, ranged enums,
+// validate.hpp) or pointers, or a codec that declares object_bytes. Such
+// values are one copy each way (a run's adjacent fields, a vector's elements:
+// std_codec::is_object_bytes).
+template <options Opts, class T>
+consteval bool object_bytes_encoding() {
+  using U = std::remove_cv_t<T>;
+  constexpr category c = category_of<Opts, U>();
+  if constexpr (c == category::bulk)
+    return !bulk_needs_check<Opts, U>() && !contains_refused<U>();
+  else if constexpr (c == category::codec)
+    return codec_is_object_bytes<Opts, U>();
+  else
+    return false;
+}
+
+// The same for decoding into a field, which must also be assignable.
 template <options Opts, class T>
 consteval bool reads_object_bytes() {
   using U = std::remove_reference_t<T>;
   if constexpr (std::is_const_v<U> || !std::is_trivially_copy_assignable_v<U>)
     return false;
-  else if constexpr (category_of<Opts, U>() == category::bulk)
-    return !contains_refused<U>() && !bulk_needs_check<Opts, U>();
-  else if constexpr (category_of<Opts, U>() == category::codec)
-    return codec_is_object_bytes<Opts, U>();
   else
-    return false;
+    return object_bytes_encoding<Opts, U>();
 }
 
 // How many fields from Begin (before End) of a tuple of field references are
@@ -203,16 +215,15 @@ struct aggregate_layout {};
 template <class... Ms>
 consteval auto natural_offsets(type_list<Ms...>) {
   struct result {
-    std::size_t offsets[sizeof...(Ms) + 1];
-    bool valid;
-  } r{};
-  const std::size_t sizes[] = {sizeof(Ms)..., 0};
+    std::size_t offsets[sizeof...(Ms) + 1]; // the last: the struct's size
+    std::size_t sizes[sizeof...(Ms) + 1];
+  } r{{}, {sizeof(Ms)..., 0}};
   const std::size_t aligns[] = {alignof(Ms)..., 1};
   std::size_t at = 0, max_align = 1;
   for (std::size_t i = 0; i < sizeof...(Ms); ++i) {
     at = (at + aligns[i] - 1) / aligns[i] * aligns[i];
     r.offsets[i] = at;
-    at += sizes[i];
+    at += r.sizes[i];
     max_align = aligns[i] > max_align ? aligns[i] : max_align;
   }
   r.offsets[sizeof...(Ms)] = (at + max_align - 1) / max_align * max_align;
@@ -229,14 +240,6 @@ consteval bool layout_known() {
   }
 }
 
-template <class... Ms>
-consteval auto member_sizes(type_list<Ms...>) {
-  struct result {
-    std::size_t v[sizeof...(Ms) + 1];
-  } r{{sizeof(Ms)..., 0}};
-  return r;
-}
-
 // Whether fields First, I... (consecutive indices) are back to back: 1 yes,
 // 0 no, -1 not known from the type (ask their addresses).
 template <class Layout, std::size_t First, std::size_t... I>
@@ -249,10 +252,9 @@ consteval int adjacent_by_type(std::index_sequence<First, I...>) {
         return -1;
       } else {
         constexpr auto r = natural_offsets(member_types_t<T>{});
-        constexpr auto sizes = member_sizes(member_types_t<T>{});
         const std::size_t idx[] = {First, I...};
         for (std::size_t k = 0; k < sizeof...(I); ++k)
-          if (r.offsets[idx[k]] + sizes.v[idx[k]] != r.offsets[idx[k + 1]]) return 0;
+          if (r.offsets[idx[k]] + r.sizes[idx[k]] != r.offsets[idx[k + 1]]) return 0;
         return 1;
       }
     }(Layout{});
@@ -269,6 +271,17 @@ BIN_SERIALIZER_INLINE bool adjacent_fields(const Tuple& fields, std::index_seque
     offset += sizeof(std::remove_cvref_t<std::tuple_element_t<I, Tuple>>)),
    ...);
   return ok;
+}
+
+// Whether fields I... are back to back: from the type when it can tell
+// (adjacent_by_type), else from their addresses.
+template <class Layout, class Tuple, std::size_t... I>
+BIN_SERIALIZER_INLINE bool fields_adjacent(const Tuple& fields, std::index_sequence<I...> idx) {
+  constexpr int known = adjacent_by_type<Layout>(std::index_sequence<I...>{});
+  if constexpr (known >= 0)
+    return known == 1;
+  else
+    return adjacent_fields(fields, idx);
 }
 
 } // namespace bin_serializer::detail

@@ -92,17 +92,10 @@ BIN_SERIALIZER_INLINE bool write_span(W& w, const Tuple& fields) {
     constexpr std::size_t k = object_bytes_prefix<W::opts, true, Tuple, Begin, End>();
     if constexpr (k >= 2) {
       using idx = decltype(shifted<Begin>(std::make_index_sequence<k>{}));
-      constexpr int known = adjacent_by_type<Layout>(idx{});
-      bool ok;
-      if constexpr (known == 1)
-        ok = w.template write_fixed<fields_sizeof<Tuple>(idx{})>(
-            std::addressof(std::get<Begin>(fields)));
-      else if constexpr (known == 0)
-        ok = write_indexed(w, fields, idx{});
-      else
-        ok = adjacent_fields(fields, idx{}) ? w.template write_fixed<fields_sizeof<Tuple>(idx{})>(
-                                                  std::addressof(std::get<Begin>(fields)))
-                                            : write_indexed(w, fields, idx{});
+      const bool ok = fields_adjacent<Layout>(fields, idx{})
+                          ? w.template write_fixed<fields_sizeof<Tuple>(idx{})>(
+                                std::addressof(std::get<Begin>(fields)))
+                          : write_indexed(w, fields, idx{});
       return ok && write_span<Layout, W, Tuple, Begin + k, End>(w, fields);
     } else {
       return write_value(w, std::get<Begin>(fields)) &&

@@ -115,14 +115,7 @@ consteval std::size_t max_size_of_decayed() {
 // as the core's chrono codecs and std::array's (array.hpp) do.
 template <options Opts, class T>
 consteval bool is_object_bytes() {
-  using U = std::remove_cv_t<T>;
-  constexpr category c = category_of<Opts, U>();
-  if constexpr (c == category::bulk)
-    return !bulk_needs_check<Opts, U>() && !contains_refused<U>();
-  else if constexpr (c == category::codec)
-    return codec_is_object_bytes<Opts, U>();
-  else
-    return false;
+  return object_bytes_encoding<Opts, T>(); // detail/run_layout.hpp
 }
 
 // ---- helpers for the codecs ---------------------------------------------------
@@ -209,15 +202,6 @@ BIN_SERIALIZER_INLINE bool write_counted(W& w, const E* data, std::size_t count)
   }
 }
 
-// r.take(n) for n bytes a read_length on r has already proved present.
-template <class R>
-BIN_SERIALIZER_INLINE const std::byte* take_counted(R& r, std::size_t n) noexcept {
-  if constexpr (requires { r.take_counted(n); })
-    return r.take_counted(n);
-  else
-    return r.take(n);
-}
-
 // Reads `count` object-bytes elements into v (a vector of E), replacing its
 // contents. read_length has checked count against the input.
 template <class R, class Vec>
@@ -227,7 +211,7 @@ BIN_SERIALIZER_INLINE bool read_object_bytes_into(R& r, Vec& v, std::size_t coun
     // All count * sizeof(E) bytes are present: one allocation, one copy.
     v.resize(count);
     // read_length checked count at sizeof(E) bytes each (E is object bytes).
-    const std::byte* p = take_counted(r, count * sizeof(E));
+    const std::byte* p = detail::take_counted(r, count * sizeof(E));
     if (p == nullptr) return false;
     if (count != 0) std::memcpy(v.data(), p, count * sizeof(E));
     return true;

@@ -16,6 +16,7 @@
 #include "../config.hpp"
 #include "../detail/copy.hpp"
 #include "../detail/endian.hpp"
+#include "../detail/reader.hpp"
 #include "../detail/writer.hpp"
 #include "../options.hpp"
 #include "../serializable.hpp"
@@ -123,11 +124,8 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
     if (!r.read_length(n, sizeof(CharT), R::opts.max_string_length)) return false;
     if constexpr (R::contiguous) {
       // read_length proved n characters are present: one allocation, one copy.
-      const std::byte* p;
-      if constexpr (requires { r.take_counted(n); })
-        p = r.take_counted(n * sizeof(CharT)); // read_length checked n at sizeof(CharT) each
-      else
-        p = r.take(n * sizeof(CharT));
+      // (read_length checked n at sizeof(CharT) bytes each.)
+      const std::byte* p = detail::take_counted(r, n * sizeof(CharT));
       if (p == nullptr) [[unlikely]]
         return false;
       if constexpr (sizeof(CharT) == 1) {
