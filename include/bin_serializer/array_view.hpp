@@ -9,7 +9,7 @@
 //
 // T must be an element whose encoding is its object bytes in the decoding
 // format (arithmetic types, enums, trivially copyable structs; in the portable
-// format only padding-free ones; see serializable.hpp, portable_bulk). The one
+// format only padding-free ones; see serializable.hpp, packed_object_bytes). The one
 // exception: in the portable format on a big-endian host, scalar elements are
 // little-endian in the input and are byte-swapped on each access; structs are
 // refused there at compile time. Lifetime rules: docs/zero-copy.md.
@@ -192,15 +192,21 @@ template <class T>
 array_view(std::span<const T>) -> array_view<T>;
 
 namespace detail {
+// Scalars format Opts encodes as their fixed-width little-endian bytes.
+template <options Opts, class T>
+consteval bool little_endian_element() {
+  if constexpr (scalar_type<T>)
+    return !format_of<Opts>::template refuses<T> && format_of<Opts>::template little_endian_scalar<T>;
+  else
+    return false;
+}
+
 // Elements an array_view can point at in format Opts: those whose encoding is
-// their object bytes, plus (portable format, big-endian host) scalars, which
+// their object bytes, plus little-endian scalars on a big-endian host, which
 // array_view swaps on access.
 template <options Opts, class T>
 consteval bool viewable_element() {
-  if constexpr (bulk_copyable<Opts, T>)
-    return true;
-  else
-    return Opts.format == wire_format::portable && scalar_type<T> && !platform_dependent<T>;
+  return bulk_copyable<Opts, T> || little_endian_element<Opts, T>();
 }
 } // namespace detail
 
@@ -211,18 +217,18 @@ struct codec<array_view<T>> {
   using schema_equivalent = std::vector<T>;
 
   template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
+  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const view_type& v) {
     detail::std_codec::refuse_pointers<W::opts, T>();
-    constexpr bool to_portable = W::opts.format == wire_format::portable;
+    constexpr bool to_little = detail::little_endian_element<W::opts, T>();
     // The stored bytes are already the encoding when they are T's object bytes
-    // and the format copies those, or when they are the portable format's
-    // little-endian scalars and that is the format being written.
-    const bool in_place = v.swaps_bytes() ? to_portable : detail::bulk_copyable<W::opts, T>;
+    // and the format copies those, or when they are little-endian scalars and
+    // the format being written encodes T that way.
+    const bool in_place = v.swaps_bytes() ? to_little : detail::bulk_copyable<W::opts, T>;
     if (in_place) {
-      if (!(w.reserve(detail::std_codec::length_prefix_bytes + v.size_bytes()) &&
+      if (!(w.reserve(detail::std_codec::length_prefix_size<W::opts>(v.size()) + v.size_bytes()) &&
             w.write_length(v.size())))
         return false;
       return v.empty() || w.write_bytes(v.bytes().data(), v.size_bytes());
@@ -235,7 +241,7 @@ struct codec<array_view<T>> {
 
   template <options Opts>
   static constexpr std::size_t size(const view_type& v) {
-    return detail::std_codec::length_prefix_bytes +
+    return detail::std_codec::length_prefix_size<Opts>(v.size()) +
            detail::std_codec::elements_size<Opts, T>(v, v.size());
   }
 

@@ -70,9 +70,8 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
     }
   } else if constexpr (c == category::scalar) {
     const std::size_t at = r.position();
-    typename uint_of_size<sizeof(T)>::type bits{};
-    if (!r.read_bytes(&bits, sizeof bits)) return false;
-    const T v = from_little<T>(bits);
+    T v{};
+    if (!format_of<R::opts>::load_scalar(r, v)) return false;
     if constexpr (bulk_needs_check<R::opts, T>()) {
       // A ranged enum: check the decoded value before it reaches `value`.
       unsigned char raw[sizeof(T)];

@@ -128,7 +128,9 @@ template <class T, options Opts = native>
 constexpr message_header message_header_for(std::uint64_t payload_length = 0) noexcept {
   message_header h;
   h.format = Opts.format;
-  const bool big = Opts.format == wire_format::native && !detail::little_endian_host;
+  // Header fields are little-endian; a format in this host's layout says
+  // when its payload is big-endian.
+  const bool big = detail::format_of<Opts>::host_layout && !detail::little_endian_host;
   h.flags = static_cast<std::uint16_t>((big ? message_flag_big_endian : 0) |
                                        (message_id_v<T> != 0 ? message_flag_type_id : 0));
   h.schema_hash = schema_hash_v<T, Opts>;
@@ -193,12 +195,16 @@ BIN_SERIALIZER_INLINE bool read_header(R& r, message_header& h) {
     return r.fail(errc::bad_header, at);
   if (raw[4] != message_spec_version) [[unlikely]]
     return r.fail(errc::bad_header, at + 4);
-  if (raw[header_offset_format] > 1) [[unlikely]]
+  // The format byte names a known format; only one in the host's layout may
+  // say its payload is big-endian.
+  bool host_layout = false;
+  if (!detail::all_formats::with(raw[header_offset_format],
+                                 [&host_layout](auto f) { host_layout = decltype(f)::host_layout; }))
+      [[unlikely]]
     return r.fail(errc::bad_header, at + header_offset_format);
   const auto flags = get_le<std::uint16_t>(raw + header_offset_flags);
-  const bool portable = raw[header_offset_format] == 1;
   if ((flags & ~(message_flag_big_endian | message_flag_type_id)) != 0 ||
-      (portable && (flags & message_flag_big_endian) != 0)) [[unlikely]]
+      (!host_layout && (flags & message_flag_big_endian) != 0)) [[unlikely]]
     return r.fail(errc::bad_header, at + header_offset_flags);
   std::uint32_t type_id = 0;
   if ((flags & message_flag_type_id) != 0) {
@@ -211,7 +217,7 @@ BIN_SERIALIZER_INLINE bool read_header(R& r, message_header& h) {
       return r.fail(errc::bad_header, at + header_offset_reserved);
   }
   h.spec_version = raw[4];
-  h.format = portable ? wire_format::portable : wire_format::native;
+  h.format = static_cast<wire_format>(raw[header_offset_format]);
   h.flags = flags;
   h.schema_hash = get_le<std::uint64_t>(raw + header_offset_hash);
   h.payload_length = get_le<std::uint64_t>(raw + header_offset_length);

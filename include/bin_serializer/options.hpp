@@ -12,14 +12,12 @@
 #include <cstdint>
 #include <limits>
 
-namespace bin_serializer {
+// wire_format: how leaves (integers, floats, lengths) are encoded. The
+// traversal of structs and containers is shared by every format; only the
+// leaves differ, each format in its own header under format/.
+#include "format/format.hpp"
 
-// How leaves (integers, floats, lengths) are encoded. The traversal of structs
-// and containers is shared by every format; only the leaves differ.
-enum class wire_format : std::uint8_t {
-  native,   // host byte order and sizes, trivially copyable types copied with padding
-  portable, // little-endian, fixed widths, IEEE-754, no padding: same bytes on every host
-};
+namespace bin_serializer {
 
 inline constexpr std::size_t unlimited = std::numeric_limits<std::size_t>::max();
 

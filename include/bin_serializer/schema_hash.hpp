@@ -349,7 +349,7 @@ constexpr void hash_type(fnv1a& h) {
   } else if constexpr (std::is_array_v<U>) {
     h.token(t_array, std::extent_v<U>);
     hash_type<Opts, std::remove_extent_t<U>, Stack>(h);
-  } else if constexpr (Opts.format == wire_format::native && bulk_copyable<Opts, U>) {
+  } else if constexpr (format_of<Opts>::host_layout && bulk_copyable<Opts, U>) {
     // Copied as its object bytes: the size (padding included) is the shape,
     // plus the fields when the library can see them.
     h.token(t_bulk, sizeof(U));
@@ -364,7 +364,7 @@ constexpr void hash_type(fnv1a& h) {
 template <options Opts, class T>
 consteval std::uint64_t compute() {
   fnv1a h;
-  h.token(t_format, Opts.format == wire_format::portable ? 1 : 0);
+  h.token(t_format, static_cast<std::uint8_t>(format_of<Opts>::id));
   hash_type<Opts, T, type_list<>>(h);
   return h.h;
 }
@@ -374,7 +374,7 @@ consteval std::uint64_t compute_upto() {
   static_assert(evolvable_type<T>, "schema_hash_upto is for evolvable structs");
   static_assert(K >= 1 && K <= evolution_counts<T>.size(), "K must name a published version");
   fnv1a h;
-  h.token(t_format, Opts.format == wire_format::portable ? 1 : 0);
+  h.token(t_format, static_cast<std::uint8_t>(format_of<Opts>::id));
   hash_evolvable<Opts, T, type_list<>, K>(h);
   return h.h;
 }

@@ -160,14 +160,14 @@ struct codec<sequence_view<T, Format>> {
   using schema_equivalent = std::vector<T>;
 
   template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
+  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const view_type& v) {
     if constexpr (W::opts.format == Format) {
       // The stored bytes are already this format's encoding: one copy.
       const auto bytes = v.bytes();
-      if (!(w.reserve(detail::std_codec::length_prefix_bytes + bytes.size()) &&
+      if (!(w.reserve(detail::std_codec::length_prefix_size<W::opts>(v.size()) + bytes.size()) &&
             w.write_length(v.size())))
         return false;
       return bytes.empty() || w.write_bytes(bytes.data(), bytes.size());
@@ -180,9 +180,9 @@ struct codec<sequence_view<T, Format>> {
   template <options Opts>
   static constexpr std::size_t size(const view_type& v) {
     if constexpr (Opts.format == Format)
-      return detail::std_codec::length_prefix_bytes + v.bytes().size();
+      return detail::std_codec::length_prefix_size<Opts>(v.size()) + v.bytes().size();
     else
-      return detail::std_codec::length_prefix_bytes +
+      return detail::std_codec::length_prefix_size<Opts>(v.size()) +
              detail::std_codec::elements_size<Opts, T>(v, v.size());
   }
 

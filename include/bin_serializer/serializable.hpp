@@ -9,22 +9,23 @@
 //               families). Checked before memcpy because some families are
 //               trivially copyable yet need a defined layout (an optional's
 //               presence byte must be 0 or 1, not whatever the flag held)
-//   not_portable (portable format only) wchar_t, long double, non-IEEE
-//               floats: their size or encoding differs between platforms
+//   not_portable a type the call's format refuses (format_policy::refuses:
+//               wchar_t, long double, non-IEEE floats in the host-independent
+//               formats, whose size or encoding differs between platforms)
 //   evolvable   opted in to append-only evolution (evolution.hpp): a length
 //               and field-count prefix, then the fields; never bulk-copied
-//   bulk        native: trivially copyable and every byte accounted for (see
-//               layout_visible below), one copy of sizeof(T) bytes, padding
-//               included. A type with reflect() qualifies only when reflect()
-//               provably lists every member in declaration order; a type
-//               whose members the library cannot see (private members
-//               without reflect(), unions) only when opted in through
-//               trivially_serializable<T>.
-//               portable: a type whose memory already IS its portable
-//               encoding (scalars on a little-endian host, padding-free
-//               aggregates of them), so it is still one copy
-//   scalar      (portable only) an integer, float or enum that must be
-//               byte-swapped: one little-endian leaf
+//   bulk        one copy of the object bytes. In a format with host_layout
+//               (native): trivially copyable and every byte accounted for
+//               (see layout_visible below), padding included. A type with
+//               reflect() qualifies only when reflect() provably lists every
+//               member in declaration order; a type whose members the
+//               library cannot see (private members without reflect(),
+//               unions) only when opted in through trivially_serializable<T>.
+//               In the other formats: a type whose memory already IS its
+//               encoding (scalars the format calls object_bytes_scalar,
+//               padding-free aggregates of them)
+//   scalar      an integer, float, enum or bool the format encodes itself
+//               (format_policy::store_scalar: byte-swapped, a varint, ...)
 //   array       C array of non-trivially-copyable elements, element by element
 //   reflectable reflect(visitor) lists the fields: each in that order
 //   aggregate   a plain aggregate (no reflect()): fields in declaration order,
@@ -51,7 +52,7 @@
 #include <utility>
 
 #include "detail/aggregate.hpp"
-#include "detail/endian.hpp"
+#include "format/all.hpp"
 #include "detail/type_list.hpp"
 #include "config.hpp"
 #include "evolution.hpp"
@@ -149,58 +150,50 @@ consteval bool codec_is_object_bytes() {
     return false;
 }
 
-// ---- the portable format's view of types
-
-template <class T>
-concept scalar_type = std::is_arithmetic_v<T> || std::is_enum_v<T>;
-
-// Types whose size or encoding is not the same on every platform.
-template <class T>
-concept platform_dependent =
-    std::is_same_v<T, wchar_t> || std::is_same_v<T, long double> ||
-    (std::is_floating_point_v<T> && !std::numeric_limits<T>::is_iec559) ||
-    (std::is_enum_v<T> && std::is_same_v<std::underlying_type_t<T>, wchar_t>);
+// ---- a format without host_layout: which types are their own encoding
 
 template <class T>
 inline constexpr bool is_std_array_v = false;
 template <class T, std::size_t N>
 inline constexpr bool is_std_array_v<std::array<T, N>> = true;
 
-template <class T>
-consteval bool portable_bulk();
+template <options Opts, class T>
+consteval bool packed_object_bytes();
 
-template <class... Fs>
-consteval bool all_portable_bulk(type_list<Fs...>) {
-  return (portable_bulk<Fs>() && ...);
+template <options Opts, class... Fs>
+consteval bool all_packed_object_bytes(type_list<Fs...>) {
+  return (packed_object_bytes<Opts, Fs>() && ...);
 }
 template <class... Fs>
 consteval std::size_t sum_sizeof(type_list<Fs...>) {
   return (sizeof(Fs) + ... + 0);
 }
 
-// True when T's object bytes are exactly its portable encoding: scalars on a
-// little-endian host (any host for 1-byte ones), arrays of such, and plain
-// aggregates of such with no padding (fields in declaration order = memory
-// order). Types with reflect() are excluded: reflect() may skip or reorder
-// fields, so their memory says nothing about their encoding.
-template <class T>
-consteval bool portable_bulk() {
+// True when T's object bytes are exactly its encoding in a format whose
+// layout is not the host's: scalars the format calls object_bytes_scalar,
+// arrays of such, and plain aggregates of such with no padding (fields in
+// declaration order = memory order). Types with reflect() are excluded:
+// reflect() may skip or reorder fields, so their memory says nothing about
+// their encoding.
+template <options Opts, class T>
+consteval bool packed_object_bytes() {
   using U = std::remove_cv_t<T>;
-  if constexpr (platform_dependent<U> || evolvable_type<U>)
+  using F = format_of<Opts>;
+  if constexpr (evolvable_type<U>)
     return false;
   else if constexpr (is_std_array_v<U>)
     return sizeof(U) == std::tuple_size_v<U> * sizeof(typename U::value_type) &&
-           portable_bulk<typename U::value_type>();
+           packed_object_bytes<Opts, typename U::value_type>();
   else if constexpr (has_codec<U>)
-    return codec_is_object_bytes<options{.format = wire_format::portable}, U>();
+    return codec_is_object_bytes<Opts, U>();
   else if constexpr (scalar_type<U>)
-    return sizeof(U) == 1 || little_endian_host;
+    return !F::template refuses<U> && F::template object_bytes_scalar<U>;
   else if constexpr (std::is_array_v<U>)
-    return portable_bulk<std::remove_extent_t<U>>();
+    return packed_object_bytes<Opts, std::remove_extent_t<U>>();
   else if constexpr (!std::is_trivially_copyable_v<U> || has_reflect_member<U>)
     return false;
   else if constexpr (bindable_aggregate<U>)
-    return all_portable_bulk(aggregate_fields_t<U>{}) &&
+    return all_packed_object_bytes<Opts>(aggregate_fields_t<U>{}) &&
            sum_sizeof(aggregate_fields_t<U>{}) == sizeof(U);
   else
     return false;
@@ -342,10 +335,10 @@ consteval bool layout_visible() {
 // Whether a format may copy T's object bytes as they are.
 template <options Opts, class T>
 consteval bool bulk_copyable_fn() {
-  if constexpr (Opts.format == wire_format::native)
+  if constexpr (format_of<Opts>::host_layout)
     return std::is_trivially_copyable_v<T> && !holds_layout_codec<Opts, T>() && layout_visible<T>();
   else
-    return portable_bulk<T>();
+    return packed_object_bytes<Opts, T>();
 }
 template <options Opts, class T>
 inline constexpr bool bulk_copyable = bulk_copyable_fn<Opts, T>();
@@ -355,7 +348,7 @@ consteval category category_of() {
   using U = std::remove_cv_t<T>;
   if constexpr (refused_type<U>)
     return category::refused;
-  else if constexpr (Opts.format == wire_format::portable && platform_dependent<U>)
+  else if constexpr (format_of<Opts>::template refuses<U>)
     return category::not_portable;
   else if constexpr (has_codec<U>)
     return category::codec;
@@ -597,7 +590,7 @@ constexpr void explain_unsupported() {
     (void)sizeof(raw_pointer_is_not_serializable<U>);
   else if constexpr (is_std_family<U> && !has_codec<U>)
     (void)sizeof(std_type_needs_its_header<U>);
-  else if constexpr (Opts.format == wire_format::portable && platform_dependent<U>)
+  else if constexpr (format_of<Opts>::template refuses<U>)
     (void)sizeof(type_is_not_portable<U>);
   else if constexpr (smart_pointer<U>)
     (void)sizeof(smart_pointer_is_not_serializable<U>);
@@ -607,7 +600,7 @@ constexpr void explain_unsupported() {
     (void)sizeof(reflect_must_return_visitor_result<U>);
   else if constexpr (aggregate_with_base<U>)
     (void)sizeof(aggregate_has_base_class<U>);
-  else if constexpr (Opts.format == wire_format::portable && std::is_trivially_copyable_v<U> &&
+  else if constexpr (!format_of<Opts>::host_layout && std::is_trivially_copyable_v<U> &&
                      !plain_aggregate<U>)
     (void)sizeof(trivially_copyable_without_fields<U>);
   else if constexpr (std::is_polymorphic_v<U>)

@@ -32,8 +32,7 @@ BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
     if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
     return w.write_bytes(std::addressof(value), sizeof(T));
   } else if constexpr (c == category::scalar) {
-    const auto bits = to_little(value);
-    return w.write_bytes(&bits, sizeof bits);
+    return put_scalar<format_of<W::opts>>(w, value);
   } else if constexpr (c == category::array) {
     for (const auto& element : value)
       if (!write_value(w, element)) return false;

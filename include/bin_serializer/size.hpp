@@ -34,8 +34,8 @@ struct counting_writer {
     count += n;
     return true;
   }
-  constexpr bool write_length(std::size_t) noexcept {
-    count += sizeof(std::uint64_t);
+  constexpr bool write_length(std::size_t n) noexcept {
+    count += format_of<Opts>::length_size(n);
     return true;
   }
   constexpr bool reserve(std::size_t) noexcept { return true; }
@@ -55,8 +55,10 @@ constexpr std::size_t size_of(const T& value) {
       (void)codec<U>::write(counter, value);
       return counter.count;
     }
-  } else if constexpr (c == category::bulk || c == category::scalar) {
+  } else if constexpr (c == category::bulk) {
     return sizeof(T);
+  } else if constexpr (c == category::scalar) {
+    return format_of<Opts>::scalar_size(value);
   } else if constexpr (c == category::array) {
     std::size_t total = 0;
     for (const auto& element : value) total += size_of<Opts>(element);
@@ -122,8 +124,10 @@ consteval std::size_t max_size_of() {
   constexpr category c = category_of<Opts, U>();
   if constexpr (c == category::codec)
     return codec<U>::template max_size<Opts>;
-  else if constexpr (c == category::bulk || c == category::scalar)
+  else if constexpr (c == category::bulk)
     return sizeof(U);
+  else if constexpr (c == category::scalar)
+    return format_of<Opts>::template scalar_max<U>;
   else if constexpr (c == category::array)
     return std::extent_v<U> * max_size_of<Opts, std::remove_extent_t<U>>();
   else if constexpr (c == category::evolvable)

@@ -17,26 +17,21 @@
 #include "../evolution.hpp"
 #include "../options.hpp"
 #include "../serializable.hpp"
-#include "endian.hpp"
+#include "../format/all.hpp"
 
 namespace bin_serializer::detail {
 
 inline constexpr std::size_t evolvable_prefix_bytes = 2 * sizeof(std::uint32_t);
 
-// Prefix fields follow the format's byte order, like every length prefix.
+// Prefix fields are the format's fixed 4-byte prefix fields
+// (format_policy::prefix_u32).
 template <options Opts>
 constexpr std::uint32_t encode_u32(std::uint32_t v) noexcept {
-  if constexpr (Opts.format == wire_format::portable)
-    return to_little(v);
-  else
-    return v;
+  return format_of<Opts>::prefix_u32(v);
 }
 template <options Opts>
 constexpr std::uint32_t decode_u32(std::uint32_t v) noexcept {
-  if constexpr (Opts.format == wire_format::portable)
-    return from_little<std::uint32_t>(v);
-  else
-    return v;
+  return format_of<Opts>::from_prefix_u32(v);
 }
 
 // Compile-time checks shared by writer, reader and schema_hash.

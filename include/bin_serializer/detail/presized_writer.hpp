@@ -53,10 +53,9 @@ public:
   }
 
   BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
-    const auto v = encode_length<Opts>(n);
-    check(sizeof v);
-    store_bytes(cur_, v);
-    cur_ += sizeof v;
+    using F = format_of<Opts>;
+    check(F::length_size(n));
+    cur_ = F::store_length(cur_, n);
     return true;
   }
 

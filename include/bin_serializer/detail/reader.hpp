@@ -27,6 +27,7 @@
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
+#include "../format/all.hpp"
 #include "writer.hpp" // record_error
 
 namespace bin_serializer::detail {
@@ -101,8 +102,7 @@ public:
                                          std::size_t max_count = Opts.max_element_count) noexcept {
     const std::size_t at = position();
     std::uint64_t v = 0;
-    if (!read_bytes(&v, sizeof v)) return false;
-    v = decode_length<Opts>(v);
+    if (!format_of<Opts>::load_length(*this, v)) return false;
     if (v > max_count) [[unlikely]]
       return fail(errc::limit_exceeded, at);
     if (!count_fits(v, min_bytes, remaining())) [[unlikely]]
@@ -194,8 +194,7 @@ public:
                                          std::size_t max_count = Opts.max_element_count) noexcept {
     const std::size_t at = position();
     std::uint64_t v = 0;
-    if (!read_bytes(&v, sizeof v)) return false;
-    v = decode_length<Opts>(v);
+    if (!format_of<Opts>::load_length(*this, v)) return false;
     if (v > max_count) [[unlikely]]
       return fail(errc::limit_exceeded, at);
     const std::size_t left = source_remaining();

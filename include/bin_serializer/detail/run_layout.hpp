@@ -78,8 +78,12 @@ template <options Opts, class T>
 consteval std::size_t run_size() {
   using U = std::remove_cvref_t<T>;
   constexpr category c = category_of<Opts, U>();
-  if constexpr (c == category::bulk || c == category::scalar)
+  if constexpr (c == category::bulk)
     return sizeof(U);
+  else if constexpr (c == category::scalar)
+    return format_of<Opts>::template scalar_min<U> == format_of<Opts>::template scalar_max<U>
+               ? format_of<Opts>::template scalar_max<U>
+               : 0; // a variable-length leaf (compact's varints) cannot join a run
   else if constexpr (c == category::codec && codec_is_object_bytes<Opts, U>())
     return sizeof(U); // chrono, std::array of scalars
   else if constexpr (c == category::codec && is_std_array_v<U>)

@@ -19,26 +19,9 @@
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
-#include "endian.hpp"
+#include "../format/all.hpp"
 
 namespace bin_serializer::detail {
-
-// Length and count prefixes: a uint64 in the format's byte order.
-template <options Opts>
-BIN_SERIALIZER_INLINE std::uint64_t encode_length(std::size_t n) noexcept {
-  const auto v = static_cast<std::uint64_t>(n);
-  if constexpr (Opts.format == wire_format::portable)
-    return to_little(v);
-  else
-    return v;
-}
-template <options Opts>
-BIN_SERIALIZER_INLINE std::uint64_t decode_length(std::uint64_t v) noexcept {
-  if constexpr (Opts.format == wire_format::portable)
-    return from_little<std::uint64_t>(v);
-  else
-    return v;
-}
 
 // A buffer whose capacity is a compile-time constant (FixedBuffer<N>).
 template <class B>
@@ -72,8 +55,7 @@ public:
   }
 
   BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
-    const auto v = encode_length<Opts>(n);
-    return write_bytes(&v, sizeof v);
+    return put_length<format_of<Opts>>(*this, n);
   }
 
   // Makes room for n more bytes now, so a codec that knows its total size
@@ -201,8 +183,7 @@ public:
   }
 
   BIN_SERIALIZER_INLINE bool write_length(std::size_t n) noexcept {
-    const auto v = encode_length<Opts>(n);
-    return write_bytes(&v, sizeof v);
+    return put_length<format_of<Opts>>(*this, n);
   }
 
   BIN_SERIALIZER_INLINE bool reserve(std::size_t) noexcept { return true; }

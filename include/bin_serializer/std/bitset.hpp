@@ -1,10 +1,11 @@
 // std::bitset<N>.
 //
-// native:   sizeof(std::bitset<N>) bytes, the object as it is (the standard
-//           library's word size, so host-specific like everything native).
-// portable: ceil(N / 8) bytes; bit i is bit (i % 8) of byte (i / 8).
-// Decoding rejects set bits beyond N (in the portable format: in the last
-// byte; in the native format: in the storage words), which no bitset<N> has.
+// A format with the host's layout (native): sizeof(std::bitset<N>) bytes, the
+//           object as it is (the standard library's word size, so
+//           host-specific like everything native).
+// Every other format: ceil(N / 8) bytes; bit i is bit (i % 8) of byte (i / 8).
+// Decoding rejects set bits beyond N (packed: in the last byte; host words:
+// in the storage words), which no bitset<N> has.
 #pragma once
 
 #include <bitset>
@@ -26,9 +27,14 @@ struct codec<std::bitset<N>> {
   template <options Opts>
   static constexpr bool trusted_size = true;
 
+  // A format with the host's layout copies the library's words; the others
+  // pack the bits into ceil(N / 8) bytes.
+  template <options Opts>
+  static constexpr bool host_words = detail::format_of<Opts>::host_layout;
+
   template <options Opts>
   static constexpr std::size_t max_size =
-      Opts.format == wire_format::native ? sizeof(bits) : portable_bytes;
+      host_words<Opts> ? sizeof(bits) : portable_bytes;
 
   template <options Opts>
   static constexpr std::size_t size(const bits&) noexcept {
@@ -41,13 +47,13 @@ struct codec<std::bitset<N>> {
 
   template <class W>
   static bool write(W& w, const bits& b) {
-    if constexpr (W::opts.format == wire_format::native && N == 0) {
+    if constexpr (host_words<W::opts> && N == 0) {
       // bitset<0> has no bits, only storage the library never initialises:
       // write zeros rather than whatever those bytes hold.
       (void)b;
       const unsigned char zeros[sizeof(bits)] = {};
       return w.write_bytes(zeros, sizeof zeros);
-    } else if constexpr (W::opts.format == wire_format::native) {
+    } else if constexpr (host_words<W::opts>) {
       return w.write_bytes(&b, sizeof b);
     } else {
       unsigned char out[portable_bytes == 0 ? 1 : portable_bytes] = {};
@@ -67,7 +73,7 @@ struct codec<std::bitset<N>> {
   template <class R>
   static bool read(R& r, bits& b) {
     const std::size_t at = r.position();
-    if constexpr (R::opts.format == wire_format::native && N == 0) {
+    if constexpr (host_words<R::opts> && N == 0) {
       unsigned char raw[sizeof(bits)];
       if (!r.read_bytes(raw, sizeof raw)) return false;
       if constexpr (R::opts.validate_values) {
@@ -77,7 +83,7 @@ struct codec<std::bitset<N>> {
       }
       b = bits{};
       return true;
-    } else if constexpr (R::opts.format == wire_format::native) {
+    } else if constexpr (host_words<R::opts>) {
       bits raw;
       if (!r.read_bytes(&raw, sizeof raw)) return false;
       if constexpr (R::opts.validate_values) {

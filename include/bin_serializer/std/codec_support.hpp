@@ -40,8 +40,14 @@
 
 namespace bin_serializer::detail::std_codec {
 
-// Every count and length prefix: a uint64_t written by write_length.
-inline constexpr std::size_t length_prefix_bytes = sizeof(std::uint64_t);
+// Every count and length prefix is written by write_length; its size is the
+// format's (format/<name>.hpp).
+template <options Opts>
+inline constexpr std::size_t length_prefix_min = format_of<Opts>::length_min;
+template <options Opts>
+BIN_SERIALIZER_INLINE constexpr std::size_t length_prefix_size(std::size_t n) noexcept {
+  return format_of<Opts>::length_size(n);
+}
 
 template <class T>
 inline constexpr bool is_basic_string = false;
@@ -68,11 +74,13 @@ consteval std::size_t min_size_of() {
     else if constexpr (codec_is_object_bytes<Opts, U>())
       return sizeof(U); // the encoding is the object's bytes (chrono)
     else if constexpr (is_basic_string<U>)
-      return length_prefix_bytes; // the core's string codec: prefix + characters
+      return length_prefix_min<Opts>; // the core's string codec: prefix + characters
     else
       return 0; // a codec we know nothing about might write nothing at all
-  } else if constexpr (c == category::bulk || c == category::scalar) {
+  } else if constexpr (c == category::bulk) {
     return sizeof(U);
+  } else if constexpr (c == category::scalar) {
+    return format_of<Opts>::template scalar_min<U>;
   } else if constexpr (c == category::array) {
     return std::extent_v<U> * min_size_of<Opts, std::remove_extent_t<U>>();
   } else if constexpr (c == category::reflectable || c == category::aggregate) {
@@ -191,7 +199,7 @@ BIN_SERIALIZER_INLINE bool write_counted(W& w, const E* data, std::size_t count)
   refuse_pointers<W::opts, E>();
   if constexpr (is_object_bytes<W::opts, E>()) {
     const std::size_t bytes = count * sizeof(E);
-    if (!(w.reserve(length_prefix_bytes + bytes) && w.write_length(count))) return false;
+    if (!(w.reserve(length_prefix_size<W::opts>(count) + bytes) && w.write_length(count))) return false;
     // An empty vector's data() may be null: never hand that to memcpy.
     return count == 0 || w.write_bytes(data, bytes);
   } else {

@@ -18,7 +18,7 @@ struct codec<std::deque<T, A>> {
   using deque_type = std::deque<T, A>;
 
   template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
+  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const deque_type& d) {
@@ -27,7 +27,7 @@ struct codec<std::deque<T, A>> {
 
   template <options Opts>
   static constexpr std::size_t size(const deque_type& d) {
-    return detail::std_codec::length_prefix_bytes +
+    return detail::std_codec::length_prefix_size<Opts>(d.size()) +
            detail::std_codec::elements_size<Opts, T>(d, d.size());
   }
 

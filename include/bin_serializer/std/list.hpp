@@ -21,7 +21,7 @@ struct codec<std::list<T, A>> {
   using list_type = std::list<T, A>;
 
   template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
+  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const list_type& l) {
@@ -30,7 +30,7 @@ struct codec<std::list<T, A>> {
 
   template <options Opts>
   static constexpr std::size_t size(const list_type& l) {
-    return detail::std_codec::length_prefix_bytes +
+    return detail::std_codec::length_prefix_size<Opts>(l.size()) +
            detail::std_codec::elements_size<Opts, T>(l, l.size());
   }
 
@@ -48,7 +48,7 @@ struct codec<std::forward_list<T, A>> {
   using list_type = std::forward_list<T, A>;
 
   template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
+  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const list_type& l) {
@@ -60,7 +60,7 @@ struct codec<std::forward_list<T, A>> {
   template <options Opts>
   static constexpr std::size_t size(const list_type& l) {
     const auto n = static_cast<std::size_t>(std::distance(l.begin(), l.end()));
-    return detail::std_codec::length_prefix_bytes + detail::std_codec::elements_size<Opts, T>(l, n);
+    return detail::std_codec::length_prefix_size<Opts>(n) + detail::std_codec::elements_size<Opts, T>(l, n);
   }
 
   template <class R>

@@ -29,7 +29,7 @@ struct map_codec {
   using mapped_type = typename M::mapped_type;
 
   template <options Opts>
-  static constexpr std::size_t min_size = length_prefix_bytes;
+  static constexpr std::size_t min_size = length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const M& m) {
@@ -44,10 +44,11 @@ struct map_codec {
   template <options Opts>
   static constexpr std::size_t size(const M& m) {
     if constexpr (has_fixed_size<Opts, key_type>() && has_fixed_size<Opts, mapped_type>()) {
-      return length_prefix_bytes + m.size() * (max_size_of_decayed<Opts, key_type>() +
-                                               max_size_of_decayed<Opts, mapped_type>());
+      return length_prefix_size<Opts>(m.size()) +
+             m.size() * (max_size_of_decayed<Opts, key_type>() +
+                         max_size_of_decayed<Opts, mapped_type>());
     } else {
-      std::size_t total = length_prefix_bytes;
+      std::size_t total = length_prefix_size<Opts>(m.size());
       for (const auto& entry : m) {
         total += ::bin_serializer::serialized_size<Opts>(entry.first);
         total += ::bin_serializer::serialized_size<Opts>(entry.second);

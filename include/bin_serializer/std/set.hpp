@@ -24,7 +24,7 @@ struct set_codec {
   using key_type = typename S::key_type;
 
   template <options Opts>
-  static constexpr std::size_t min_size = length_prefix_bytes;
+  static constexpr std::size_t min_size = length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const S& s) {
@@ -33,7 +33,7 @@ struct set_codec {
 
   template <options Opts>
   static constexpr std::size_t size(const S& s) {
-    return length_prefix_bytes + elements_size<Opts, key_type>(s, s.size());
+    return length_prefix_size<Opts>(s.size()) + elements_size<Opts, key_type>(s, s.size());
   }
 
   template <class R>

@@ -30,7 +30,7 @@ struct codec<std::span<T, Extent>> {
   using element_type = std::remove_cv_t<T>;
 
   template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
+  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const span_type& s) {
@@ -39,7 +39,7 @@ struct codec<std::span<T, Extent>> {
 
   template <options Opts>
   static constexpr std::size_t size(const span_type& s) {
-    return detail::std_codec::length_prefix_bytes +
+    return detail::std_codec::length_prefix_size<Opts>(s.size()) +
            detail::std_codec::elements_size<Opts, element_type>(s, s.size());
   }
 

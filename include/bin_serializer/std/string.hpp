@@ -55,17 +55,22 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   template <options Opts>
   static constexpr bool trusted_size = true;
 
-  // Characters are copied as one block unless the format needs each one
-  // byte-swapped (portable format, multi-byte characters, big-endian host).
+  // Characters are copied as one block when the format encodes them as their
+  // object bytes; otherwise each is its little-endian bytes (a host-independent
+  // format on a big-endian host), the only other character encoding a format
+  // may choose.
   template <options Opts>
-  static constexpr bool chars_as_block =
-      sizeof(CharT) == 1 || Opts.format == wire_format::native || detail::little_endian_host;
+  static constexpr bool chars_as_block = detail::format_of<Opts>::template object_bytes_scalar<CharT>;
 
   template <options Opts>
   static constexpr void check_portable() {
-    static_assert(Opts.format == wire_format::native || !std::is_same_v<CharT, wchar_t>,
+    static_assert(!detail::format_of<Opts>::template refuses<CharT>,
                   "bin_serializer: std::wstring has no portable encoding (wchar_t is 2 bytes on "
                   "Windows, 4 elsewhere). Use std::u16string or std::u32string.");
+    static_assert(chars_as_block<Opts> ||
+                      detail::format_of<Opts>::template little_endian_scalar<CharT>,
+                  "bin_serializer: a format must encode characters as object bytes or as "
+                  "fixed-width little-endian (format/format.hpp)");
   }
 
   template <class W>
@@ -74,15 +79,17 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
     const std::size_t bytes = s.size() * sizeof(CharT);
     if constexpr (chars_as_block<W::opts> && requires { w.claim(bytes); }) {
       // One capacity check for prefix and characters, both stored in place.
-      std::byte* p = w.claim(sizeof(std::uint64_t) + bytes);
+      using F = detail::format_of<W::opts>;
+      std::byte* p = w.claim(F::length_size(s.size()) + bytes);
       if (p == nullptr) [[unlikely]]
         return false;
-      const std::uint64_t prefix = detail::encode_length<W::opts>(s.size());
-      detail::store_bytes(p, prefix);
-      detail::copy_bytes(p + sizeof prefix, s.data(), bytes);
+      p = F::store_length(p, s.size());
+      detail::copy_bytes(p, s.data(), bytes);
       return true;
     } else {
-      if (!(w.reserve(sizeof(std::uint64_t) + bytes) && w.write_length(s.size()))) return false;
+      if (!(w.reserve(detail::format_of<W::opts>::length_size(s.size()) + bytes) &&
+            w.write_length(s.size())))
+        return false;
       if constexpr (chars_as_block<W::opts>) {
         return w.write_bytes(s.data(), bytes);
       } else {
@@ -114,7 +121,7 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
 
   template <options Opts>
   static constexpr std::size_t size(const string_type& s) noexcept {
-    return sizeof(std::uint64_t) + s.size() * sizeof(CharT);
+    return detail::format_of<Opts>::length_size(s.size()) + s.size() * sizeof(CharT);
   }
 
   template <class R>

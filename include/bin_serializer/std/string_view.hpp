@@ -30,23 +30,23 @@ struct codec<std::basic_string_view<CharT, Traits>> {
   using view_type = std::basic_string_view<CharT, Traits>;
 
   template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
+  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
-  // The characters are one block unless the format needs each one
-  // byte-swapped (portable format, multi-byte characters, big-endian host):
-  // the same rule as the std::basic_string codec, so the bytes always match.
+  // The characters are one block unless the format encodes each as its
+  // little-endian bytes and the host is big-endian: the same rule as the
+  // std::basic_string codec, so the bytes always match.
   template <options Opts>
   static constexpr bool chars_as_block =
-      sizeof(CharT) == 1 || Opts.format == wire_format::native || detail::little_endian_host;
+      detail::format_of<Opts>::template object_bytes_scalar<CharT>;
 
   template <class W>
   static bool write(W& w, const view_type& s) {
-    static_assert(W::opts.format == wire_format::native || !std::is_same_v<CharT, wchar_t>,
+    static_assert(!detail::format_of<W::opts>::template refuses<CharT>,
                   "bin_serializer: std::wstring_view has no portable encoding (wchar_t is 2 "
                   "bytes on Windows, 4 elsewhere). Use std::u16string_view or "
                   "std::u32string_view.");
     const std::size_t bytes = s.size() * sizeof(CharT);
-    if (!(w.reserve(detail::std_codec::length_prefix_bytes + bytes) && w.write_length(s.size())))
+    if (!(w.reserve(detail::std_codec::length_prefix_size<W::opts>(s.size()) + bytes) && w.write_length(s.size())))
       return false;
     if constexpr (chars_as_block<W::opts>) {
       // An empty view's data() may be null: never hand that to memcpy.
@@ -62,7 +62,7 @@ struct codec<std::basic_string_view<CharT, Traits>> {
 
   template <options Opts>
   static constexpr std::size_t size(const view_type& s) noexcept {
-    return detail::std_codec::length_prefix_bytes + s.size() * sizeof(CharT);
+    return detail::std_codec::length_prefix_size<Opts>(s.size()) + s.size() * sizeof(CharT);
   }
 
   template <class R>
@@ -72,7 +72,7 @@ struct codec<std::basic_string_view<CharT, Traits>> {
                   "stream: the view points into the input bytes, so it needs a contiguous "
                   "buffer (Buffer, FixedBuffer<N>, BufferView). Read the message into one of "
                   "those first, or deserialize into a std::string instead (same bytes).");
-    static_assert(R::opts.format == wire_format::native || !std::is_same_v<CharT, wchar_t>,
+    static_assert(!detail::format_of<R::opts>::template refuses<CharT>,
                   "bin_serializer: std::wstring_view has no portable encoding (wchar_t is 2 "
                   "bytes on Windows, 4 elsewhere). Use std::u16string_view or "
                   "std::u32string_view.");

@@ -73,12 +73,14 @@ struct codec<std::variant<Ts...>> {
 
   template <options Opts>
   static constexpr std::size_t min_size =
-      sizeof(index_type) + std::min({detail::std_codec::min_size_of<Opts, Ts>()...});
+      detail::std_codec::min_size_of<Opts, index_type>() +
+      std::min({detail::std_codec::min_size_of<Opts, Ts>()...});
 
   template <options Opts>
     requires(BoundedSize<Ts, Opts> && ...)
   static constexpr std::size_t max_size =
-      sizeof(index_type) + std::max({detail::std_codec::max_size_of_decayed<Opts, Ts>()...});
+      detail::std_codec::max_size_of_decayed<Opts, index_type>() +
+      std::max({detail::std_codec::max_size_of_decayed<Opts, Ts>()...});
 
   template <class W>
   static bool write(W& w, const variant_type& v) {
@@ -91,8 +93,9 @@ struct codec<std::variant<Ts...>> {
   template <options Opts>
   static constexpr std::size_t size(const variant_type& v) {
     // A valueless variant cannot be written (write fails); count its index only.
-    if (v.valueless_by_exception()) return sizeof(index_type);
-    return sizeof(index_type) + size_active<Opts>(v, indices{});
+    if (v.valueless_by_exception()) return detail::std_codec::max_size_of_decayed<Opts, index_type>();
+    return ::bin_serializer::serialized_size<Opts>(static_cast<index_type>(v.index())) +
+           size_active<Opts>(v, indices{});
   }
 
   template <class R>

@@ -27,7 +27,7 @@ struct codec<std::vector<T, A>> {
   static constexpr bool trusted_size = detail::presizable<Opts, T>();
 
   template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
+  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   BIN_SERIALIZER_INLINE static bool write(W& w, const vector_type& v) {
@@ -36,7 +36,7 @@ struct codec<std::vector<T, A>> {
 
   template <options Opts>
   static constexpr std::size_t size(const vector_type& v) {
-    return detail::std_codec::length_prefix_bytes +
+    return detail::std_codec::length_prefix_size<Opts>(v.size()) +
            detail::std_codec::elements_size<Opts, T>(v, v.size());
   }
 
@@ -90,12 +90,12 @@ struct codec<std::vector<bool, A>> {
   static constexpr std::size_t block = 256;
 
   template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_bytes;
+  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const vector_type& v) {
     const std::size_t n = v.size();
-    if (!(w.reserve(detail::std_codec::length_prefix_bytes + n) && w.write_length(n))) return false;
+    if (!(w.reserve(detail::std_codec::length_prefix_size<W::opts>(n) + n) && w.write_length(n))) return false;
     unsigned char bytes[block];
     std::size_t filled = 0;
     for (const bool bit : v) {
@@ -110,7 +110,7 @@ struct codec<std::vector<bool, A>> {
 
   template <options Opts>
   static constexpr std::size_t size(const vector_type& v) noexcept {
-    return detail::std_codec::length_prefix_bytes + v.size();
+    return detail::std_codec::length_prefix_size<Opts>(v.size()) + v.size();
   }
 
   template <class R>

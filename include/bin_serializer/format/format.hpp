@@ -1,0 +1,92 @@
+// What a wire format is: the contract each format/<name>.hpp fulfils, and
+// format_of<Opts>, the only way the rest of the library reaches a format.
+//
+// The traversal (core/) walks structs, arrays and containers identically in
+// every format. Whatever differs between formats is a member of that format's
+// format_policy specialisation, and nothing outside format/ asks which format
+// it is in:
+//
+//   id, name               the header byte of framed messages and the schema
+//                          token (docs/wire-format.md sections 1, 9, 10)
+//   host_layout            values in this host's memory layout (byte order,
+//                          sizes, padding): a trivially copyable type is one
+//                          copy of its object bytes, padding included
+//   refuses<T>             T has no encoding in this format (compile error)
+//   object_bytes_scalar<T> a scalar (integer, float, enum, bool, character)
+//                          whose encoding is its object bytes: it and
+//                          padding-free structs of such scalars are copied
+//                          as blocks
+//   little_endian_scalar<T> the scalar's encoding is its little-endian bytes
+//                          (views swap them on a big-endian host)
+//   scalar_min<T>, scalar_max<T>, scalar_size(v)
+//                          bytes one scalar occupies: fewest, most, exactly
+//   store_scalar(p, v)     encode into at least scalar_max bytes at p;
+//                          returns the end
+//   load_scalar(r, v)      decode from a reader (failure recorded in r)
+//   length_min, length_max, length_size(n), store_length(p, n), load_length(r, v)
+//                          the same for length and count prefixes
+//   prefix_u32(v), from_prefix_u32(v)
+//                          the fixed 4-byte fields of an evolvable struct's
+//                          prefix (back-patched, so never variable-length)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "../config.hpp"
+
+namespace bin_serializer {
+
+// Which encoding of leaves a call uses. The ids are the byte a framed
+// message's header carries; each format's header under format/ defines what
+// its id means.
+enum class wire_format : std::uint8_t {
+  native = 0,   // format/native.hpp
+  portable = 1, // format/portable.hpp
+};
+
+template <wire_format F>
+struct format_policy; // specialised once per format, in the format's header
+
+namespace detail {
+
+// The leaves every format encodes itself: integers, floats, enums, bool and
+// characters.
+template <class T>
+concept scalar_type = std::is_arithmetic_v<T> || std::is_enum_v<T>;
+
+// Scalars whose size or encoding differs between platforms: a host-independent
+// format refuses them.
+template <class T>
+concept platform_dependent =
+    std::is_same_v<T, wchar_t> || std::is_same_v<T, long double> ||
+    (std::is_floating_point_v<T> && !std::numeric_limits<T>::is_iec559) ||
+    (std::is_enum_v<T> && std::is_same_v<std::underlying_type_t<T>, wchar_t>);
+
+// The policy of the call whose options are Opts.
+template <auto Opts>
+using format_of = format_policy<Opts.format>;
+
+// A length or count prefix through any writer (write_length of the library's
+// writers): encoded on the stack, then one write_bytes, which for a fixed-size
+// prefix is one store.
+template <class F, class W>
+BIN_SERIALIZER_INLINE bool put_length(W& w, std::size_t n) noexcept {
+  std::byte tmp[F::length_max];
+  const std::byte* end = F::store_length(tmp, n);
+  return w.write_bytes(tmp, static_cast<std::size_t>(end - tmp));
+}
+
+// A scalar through any writer, the same way.
+template <class F, class W, class T>
+BIN_SERIALIZER_INLINE bool put_scalar(W& w, T v) noexcept {
+  std::byte tmp[F::template scalar_max<T>];
+  const std::byte* end = F::store_scalar(tmp, v);
+  return w.write_bytes(tmp, static_cast<std::size_t>(end - tmp));
+}
+
+} // namespace detail
+
+} // namespace bin_serializer
