@@ -79,7 +79,7 @@ class Codec:
         self.min_size = min_size(self.node, native)
         self.name = _slow.root_name(self.node)
         self.backend = _BACKEND
-        if _BACKEND == "c" and fmt != "compact":  # TODO: compact in _cext.c
+        if _BACKEND == "c":
             # the compiled codec (_cext.c) runs the plan _accel.py derives from the node
             prog = self.program = _accel.program(self.node, native, arrays)
             self.fast_decode = prog.decode_from
@@ -489,6 +489,6 @@ if _accel.available() and not TYPE_CHECKING:
     # without going through Python; every other call (other arguments, a
     # first use, any failure) runs the Python functions above.
     _encode_py, _decode_py = encode, decode
-    _accel._cext.set_entries(_FAST["portable"], _FAST["native"], _encode_py, _decode_py)
+    _accel._cext.set_entries(_FAST["portable"], _FAST["native"], _FAST["compact"], _encode_py, _decode_py)
     encode = _accel._cext.encode  # noqa: F811
     decode = _accel._cext.decode  # noqa: F811

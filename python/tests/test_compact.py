@@ -480,3 +480,44 @@ def test_messages():
     assert [hd.format for hd, _ in iter_messages(stream)] == ["compact", "compact", "portable"]
     assert [hd.format for hd, _ in iter_messages(io.BytesIO(stream), chunk_size=7)] == [
         "compact", "compact", "portable"]
+
+
+# ---------------------------------------------------------------------------
+# every width against a test-local reference decoder, on biased random bytes
+
+
+def ref_varint(data: bytes, bits: int, signed: bool):
+    """(value, end) or (kind, 0) per the spec."""
+    maxlen = {16: 3, 32: 5, 64: 10}[bits]
+    x = 0
+    for i in range(maxlen):
+        if i >= len(data):
+            return ErrorKind.TRUNCATED, 0
+        b = data[i]
+        x |= (b & 0x7F) << (7 * i)
+        if b < 0x80:
+            if (i and b == 0) or x >> bits:
+                return BAD, 0
+            if signed:
+                x = (x >> 1) ^ -(x & 1)
+            return x, i + 1
+    return BAD, 0
+
+
+@pytest.mark.parametrize("hint, bits, signed", [(u16, 16, False), (u32, 32, False), (u64, 64, False),
+                                                (i16, 16, True), (i32, 32, True), (i64, 64, True)])
+def test_random_varints_against_reference(hint, bits, signed):
+    import random
+    rng = random.Random(f"compact-{bits}-{signed}")
+    pool = [0x00, 0x01, 0x02, 0x03, 0x04, 0x0F, 0x10, 0x7F, 0x80, 0x81, 0xFF, 0xFE]
+    for _ in range(1500):
+        data = bytes(rng.choice(pool) if rng.random() < 0.8 else rng.getrandbits(8)
+                     for _ in range(rng.randint(0, 12)))
+        want = ref_varint(data, bits, signed)
+        try:
+            got = decode_from(hint, data, 0, "compact")
+        except DecodeError as e:
+            got = (e.kind, e.offset)
+        assert got == want, data.hex()
+        if isinstance(want[0], int):
+            assert encode(want[0], "compact", schema=hint) == data[:want[1]]
