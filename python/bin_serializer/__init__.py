@@ -16,7 +16,9 @@
 
 The default format is ``"portable"`` (little-endian, fixed widths, no padding);
 ``"native"`` reproduces the library's default format as written on a
-little-endian 64-bit host (trivially copyable structs with their padding).
+little-endian 64-bit host (trivially copyable structs with their padding);
+``"compact"`` is portable with LEB128 varints for 16/32/64-bit integers and
+length/count prefixes (zigzag for signed integers).
 """
 
 from . import types

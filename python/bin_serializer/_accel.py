@@ -19,9 +19,9 @@ import sys
 from typing import Any
 
 from . import _codegen, _evolution
-from ._schema import (ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, MapN, MonostateN, Node, OptionalN,
+from ._schema import (COMPACT, ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, MapN, MonostateN, Node, OptionalN,
                       ScalarN, SetN, StrN, StructN, TupleN, VariantN, cxx_trivially_copyable, element_min,
-                      layout, min_size, records_dtype)
+                      is_varint, layout, min_size, records_dtype)
 from .types import Monostate, Variant
 
 try:
@@ -38,6 +38,9 @@ K_SCALAR, K_BOOL, K_ENUM, K_FLAG, K_BITSET, K_STR, K_BYTES, K_LIST, K_ARRAY = ra
 K_OPTIONAL, K_VARIANT, K_MONOSTATE, K_TUPLE, K_MAP, K_SET, K_STRUCT, K_EVOLVABLE = range(9, 17)
 
 F_TUPLE, F_FROZEN, F_TAGGED, F_PADDED, F_FASTNEW, F_NDARRAY, F_SLOTS, F_RECURSIVE = 1, 2, 4, 8, 16, 32, 64, 128
+# compact: the entry's integer (scalar, enum, flag), count prefix (str, bytes,
+# list, map, set) or index (variant) is a varint
+F_VARINT = 256
 
 _DTYPES = {"B": "u1", "H": "u2", "I": "u4", "Q": "u8", "b": "i1", "h": "i2", "i": "i4", "q": "i8",
            "f": "f4", "d": "f8"}
@@ -145,6 +148,7 @@ class _Builder:
         self.keep: list = []
 
     def add(self, node: Node) -> int:
+        """The index of node's entry (made on first sight)."""
         key = id(node)
         i = self.index.get(key)
         if i is not None:
@@ -157,6 +161,13 @@ class _Builder:
         return i
 
     def _entry(self, node: Node) -> tuple:
+        e = self._entry_fmt(node)
+        if self.native is COMPACT and (is_varint(node, COMPACT) or isinstance(
+                node, (StrN, BytesN, ListN, MapN, SetN, VariantN))):
+            e = (e[0], e[1] | F_VARINT) + e[2:]
+        return e
+
+    def _entry_fmt(self, node: Node) -> tuple:
         native = self.native
         E = _entry
         if isinstance(node, ScalarN):

@@ -16,6 +16,12 @@
  * Allocation is bounded like the reference: a count prefix is checked
  * against the bytes left (count <= left / min_element_size) before anything
  * is allocated for it.
+ *
+ * The compact format is the portable one with varints: plans flagged
+ * F_VARINT read and write their integer (scalars, enums; the size says 2, 4
+ * or 8 bytes), their count prefix (str, bytes, list, map, set: 64-bit) or
+ * their index (variant: 32-bit) as an unsigned LEB128 varint, signed
+ * integers zigzag-encoded.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -66,6 +72,7 @@ enum {
   F_NDARRAY = 32,    /* list/array of numbers as a numpy array */
   F_SLOTS = 64,      /* struct: every field is a __slots__ member at slot_at[i] */
   F_RECURSIVE = 128, /* struct: contains itself (guard the C stack) */
+  F_VARINT = 256,    /* compact: the integer / count prefix / variant index is a varint */
 };
 
 typedef struct Plan {
@@ -294,6 +301,47 @@ static inline int store_scalar(char code, PyObject* v, uint8_t* p) {
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * compact varints */
+
+static inline int signed_code(char code) { return code == 'h' || code == 'i' || code == 'q'; }
+
+/* The varint at *ppos of an integer of `size` bytes (2, 4, 8): at most 3, 5
+ * or 10 bytes, no bit beyond the width in the last one, shortest form only
+ * (a varint of 2 or more bytes does not end in 0x00). */
+static inline int read_varint(const uint8_t* buf, Py_ssize_t end, Py_ssize_t* ppos, Py_ssize_t size,
+                              uint64_t* out) {
+  Py_ssize_t pos = *ppos;
+  if (pos < end && buf[pos] < 0x80) { /* one byte: most values */
+    *out = buf[pos];
+    *ppos = pos + 1;
+    return 0;
+  }
+  const int maxlen = size == 2 ? 3 : size == 4 ? 5 : 10;
+  const unsigned last = size == 2 ? 0x03u : size == 4 ? 0x0Fu : 0x01u;
+  uint64_t x = 0;
+  for (int i = 0; i < maxlen; ++i) {
+    if (pos + i >= end) FAIL_INT();
+    uint8_t b = buf[pos + i];
+    if (i == maxlen - 1 && b > last) FAIL_INT();
+    x |= (uint64_t)(b & 0x7Fu) << (7 * i);
+    if (b < 0x80) {
+      if (i > 0 && b == 0) FAIL_INT();
+      *out = x;
+      *ppos = pos + i + 1;
+      return 0;
+    }
+  }
+  FAIL_INT();
+}
+
+/* The int of a decoded varint of scalar `code` (signed: zigzag). */
+static inline PyObject* varint_value(char code, uint64_t u) {
+  if (signed_code(code)) return PyLong_FromLongLong((int64_t)(u >> 1) ^ -(int64_t)(u & 1));
+  if (u <= (uint64_t)LONG_MAX) return PyLong_FromLong((long)u);
+  return PyLong_FromUnsignedLongLong(u);
+}
+
+/* ---------------------------------------------------------------------------------------------
  * decoding */
 
 typedef struct {
@@ -304,14 +352,20 @@ typedef struct {
 
 static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos);
 
-static inline int read_count(Ctx* c, Py_ssize_t* ppos, Py_ssize_t per, Py_ssize_t* out) {
+static inline int read_count(Ctx* c, Py_ssize_t* ppos, Py_ssize_t per, Py_ssize_t* out, int varint) {
   Py_ssize_t pos = *ppos;
-  if (c->end - pos < 8) FAIL_INT();
-  uint64_t n = ld_le(c->buf + pos, 8);
-  uint64_t left = (uint64_t)(c->end - pos - 8);
+  uint64_t n;
+  if (varint) {
+    if (read_varint(c->buf, c->end, &pos, 8, &n) < 0) return -1;
+  } else {
+    if (c->end - pos < 8) FAIL_INT();
+    n = ld_le(c->buf + pos, 8);
+    pos += 8;
+  }
+  uint64_t left = (uint64_t)(c->end - pos);
   if (n > left / (uint64_t)per) FAIL_INT();
   *out = (Py_ssize_t)n;
-  *ppos = pos + 8;
+  *ppos = pos;
   return 0;
 }
 
@@ -329,6 +383,23 @@ static PyObject* dec_ndarray(const Plan* p, Ctx* c, Py_ssize_t* ppos, Py_ssize_t
 static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t n, int as_tuple) {
   PyObject* r = as_tuple ? PyTuple_New(n) : PyList_New(n);
   if (r == NULL) return NULL;
+  if (elem->kind == K_SCALAR && (elem->flags & F_VARINT)) { /* compact integers: a varint loop */
+    Py_ssize_t pos = *ppos;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      uint64_t u;
+      PyObject* x = read_varint(c->buf, c->end, &pos, elem->size, &u) < 0 ? NULL : varint_value(elem->code, u);
+      if (x == NULL) {
+        Py_DECREF(r);
+        return NULL;
+      }
+      if (as_tuple)
+        PyTuple_SET_ITEM(r, i, x);
+      else
+        PyList_SET_ITEM(r, i, x);
+    }
+    *ppos = pos;
+    return r;
+  }
   if (elem->kind == K_SCALAR) { /* numbers: no recursion, one bounds check */
     Py_ssize_t sz = elem->size;
     if (n > (c->end - *ppos) / sz) {
@@ -530,6 +601,11 @@ static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
   Py_ssize_t pos = *ppos;
   switch (p->kind) {
   case K_SCALAR: {
+    if (p->flags & F_VARINT) {
+      uint64_t u;
+      if (read_varint(c->buf, c->end, ppos, p->size, &u) < 0) return NULL;
+      return varint_value(p->code, u);
+    }
     if (c->end - pos < p->size) FAIL_NULL();
     *ppos = pos + p->size;
     return load_scalar(p->code, c->buf + pos);
@@ -543,8 +619,17 @@ static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
   }
   case K_ENUM:
   case K_FLAG: {
-    if (c->end - pos < p->size) FAIL_NULL();
-    PyObject* x = load_scalar(p->code, c->buf + pos);
+    PyObject* x;
+    Py_ssize_t after = pos + p->size;
+    if (p->flags & F_VARINT) {
+      uint64_t u;
+      after = pos;
+      if (read_varint(c->buf, c->end, &after, p->size, &u) < 0) return NULL;
+      x = varint_value(p->code, u);
+    } else {
+      if (c->end - pos < p->size) FAIL_NULL();
+      x = load_scalar(p->code, c->buf + pos);
+    }
     if (x == NULL) return NULL;
     PyObject* r;
     if (p->kind == K_ENUM) {
@@ -555,14 +640,14 @@ static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
       r = PyObject_CallOneArg(p->o[0], x);
     }
     Py_DECREF(x);
-    if (r) *ppos = pos + p->size;
+    if (r) *ppos = after;
     return r;
   }
   case K_BITSET: return dec_bitset(p, c, ppos);
   case K_STR:
   case K_BYTES: {
     Py_ssize_t n;
-    if (read_count(c, &pos, 1, &n) < 0) return NULL;
+    if (read_count(c, &pos, 1, &n, p->flags & F_VARINT) < 0) return NULL;
     const char* s = (const char*)c->buf + pos;
     PyObject* r = p->kind == K_STR ? decode_str(s, n) : PyBytes_FromStringAndSize(s, n);
     if (r) *ppos = pos + n;
@@ -570,7 +655,7 @@ static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
   }
   case K_LIST: {
     Py_ssize_t n;
-    if (read_count(c, &pos, p->per, &n) < 0) return NULL;
+    if (read_count(c, &pos, p->per, &n, p->flags & F_VARINT) < 0) return NULL;
     PyObject* r = (p->flags & F_NDARRAY) ? dec_ndarray(p, c, &pos, n)
                                          : dec_seq(p->kids[0], c, &pos, n, p->flags & F_TUPLE);
     if (r) *ppos = pos;
@@ -591,10 +676,15 @@ static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
     return dec(p->kids[0], c, ppos);
   }
   case K_VARIANT: {
-    if (c->end - pos < 4) FAIL_NULL();
-    uint64_t idx = ld_le(c->buf + pos, 4);
+    uint64_t idx;
+    if (p->flags & F_VARINT) {
+      if (read_varint(c->buf, c->end, &pos, 4, &idx) < 0) return NULL;
+    } else {
+      if (c->end - pos < 4) FAIL_NULL();
+      idx = ld_le(c->buf + pos, 4);
+      pos += 4;
+    }
     if (idx >= (uint64_t)p->nkids) FAIL_NULL();
-    pos += 4;
     if (Py_EnterRecursiveCall(" in bin_serializer decode")) return NULL;
     PyObject* x = dec(p->kids[idx], c, &pos);
     Py_LeaveRecursiveCall();
@@ -631,7 +721,7 @@ static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
   }
   case K_MAP: {
     Py_ssize_t n;
-    if (read_count(c, &pos, p->per, &n) < 0) return NULL;
+    if (read_count(c, &pos, p->per, &n, p->flags & F_VARINT) < 0) return NULL;
     PyObject* d = PyDict_New();
     if (d == NULL) return NULL;
     if (Py_EnterRecursiveCall(" in bin_serializer decode")) {
@@ -667,7 +757,7 @@ static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
   }
   case K_SET: {
     Py_ssize_t n;
-    if (read_count(c, &pos, p->per, &n) < 0) return NULL;
+    if (read_count(c, &pos, p->per, &n, p->flags & F_VARINT) < 0) return NULL;
     PyObject* s = PySet_New(NULL);
     if (s == NULL) return NULL;
     for (Py_ssize_t i = 0; i < n; ++i) {
@@ -757,11 +847,44 @@ static inline int put_u(Out* o, uint64_t x, int size) {
 
 static int enc(const Plan* p, PyObject* v, Out* o);
 
+static inline int put_varint(Out* o, uint64_t x) {
+  if (reserve(o, 10) < 0) return -1;
+  uint8_t* q = o->p + o->len;
+  Py_ssize_t i = 0;
+  while (x >= 0x80) {
+    q[i++] = (uint8_t)(x | 0x80);
+    x >>= 7;
+  }
+  q[i++] = (uint8_t)x;
+  o->len += i;
+  return 0;
+}
+
+/* A length/count prefix: u64 LE, or (compact) a varint. */
+static inline int put_count(Out* o, uint64_t n, int varint) {
+  return varint ? put_varint(o, n) : put_u(o, n, 8);
+}
+
+/* An integer of scalar `code` (size bytes) as a compact varint: the same
+ * conversion and range checks as the fixed-width store, then zigzag for
+ * signed codes. */
+static inline int enc_varint(char code, Py_ssize_t size, PyObject* v, Out* o) {
+  uint8_t tmp[8];
+  if (store_scalar(code, v, tmp) < 0) return -1;
+  uint64_t x = ld_le(tmp, (int)size);
+  if (signed_code(code)) {
+    int shift = 64 - 8 * (int)size;
+    int64_t n = (int64_t)(x << shift) >> shift; /* sign-extend */
+    x = ((uint64_t)n << 1) ^ (uint64_t)(n >> 63);
+  }
+  return put_varint(o, x);
+}
+
 static int enc_bytes_obj(PyObject* b, Out* o, int with_count) {
   char* s;
   Py_ssize_t n;
   if (PyBytes_AsStringAndSize(b, &s, &n) < 0) return -1;
-  if (with_count && put_u(o, (uint64_t)n, 8) < 0) return -1;
+  if (with_count && put_count(o, (uint64_t)n, with_count > 1) < 0) return -1;
   return put(o, s, n);
 }
 
@@ -777,6 +900,17 @@ static int seq_changed(PyObject* seq, Py_ssize_t n) {
 static int enc_items(const Plan* elem, PyObject* seq, Out* o) {
   Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
   PyObject** items = PySequence_Fast_ITEMS(seq);
+  if (elem->kind == K_SCALAR && (elem->flags & F_VARINT)) {
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (seq_changed(seq, n) < 0) return -1;
+      PyObject* x = PySequence_Fast_GET_ITEM(seq, i);
+      Py_INCREF(x);
+      int rc = enc_varint(elem->code, elem->size, x, o);
+      Py_DECREF(x);
+      if (rc < 0) return -1;
+    }
+    return 0;
+  }
   if (elem->kind == K_SCALAR) {
     Py_ssize_t sz = elem->size;
     if (reserve(o, n * sz) < 0) return -1;
@@ -835,7 +969,7 @@ static int enc_ndarray(const Plan* p, PyObject* v, Out* o, int with_count, Py_ss
     PyErr_SetNone(Fail);
     rc = -1;
   } else {
-    rc = (with_count ? put_u(o, (uint64_t)(PyBytes_GET_SIZE(b) / esize), 8) : 0) < 0
+    rc = (with_count ? put_count(o, (uint64_t)(PyBytes_GET_SIZE(b) / esize), p->flags & F_VARINT) : 0) < 0
              ? -1
              : enc_bytes_obj(b, o, 0);
   }
@@ -873,7 +1007,7 @@ static int enc_struct_fields(const Plan* p, PyObject* v, Out* o) {
       Py_INCREF(x);
       const Plan* k = p->kids[i];
       int rc;
-      if (k->kind == K_SCALAR) {
+      if (k->kind == K_SCALAR && !(k->flags & F_VARINT)) {
         rc = fixed ? 0 : reserve(o, k->size);
         if (rc == 0) rc = store_scalar(k->code, x, o->p + o->len);
         if (rc == 0) o->len += k->size;
@@ -918,7 +1052,7 @@ static int enc_struct_fields(const Plan* p, PyObject* v, Out* o) {
     }
     const Plan* k = p->kids[i];
     int rc;
-    if (k->kind == K_SCALAR) { /* inline: most fields are numbers */
+    if (k->kind == K_SCALAR && !(k->flags & F_VARINT)) { /* inline: most fields are numbers */
       rc = reserve(o, k->size);
       if (rc == 0) rc = store_scalar(k->code, x, o->p + o->len);
       if (rc == 0) o->len += k->size;
@@ -968,6 +1102,7 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
   switch (p->kind) {
   case K_SCALAR:
   case K_FLAG: {
+    if (p->flags & F_VARINT) return enc_varint(p->code, p->size, v, o);
     if (reserve(o, p->size) < 0) return -1;
     if (store_scalar(p->code, v, o->p + o->len) < 0) return -1;
     o->len += p->size;
@@ -996,6 +1131,7 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
       if (in == 0) PyErr_SetNone(Fail);
       return -1;
     }
+    if (p->flags & F_VARINT) return enc_varint(p->code, p->size, v, o);
     if (reserve(o, p->size) < 0) return -1;
     if (store_scalar(p->code, v, o->p + o->len) < 0) return -1;
     o->len += p->size;
@@ -1007,20 +1143,21 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
     Py_ssize_t n;
     const char* s = PyUnicode_AsUTF8AndSize(v, &n);
     if (s == NULL) return -1;
-    if (put_u(o, (uint64_t)n, 8) < 0) return -1;
+    if (put_count(o, (uint64_t)n, p->flags & F_VARINT) < 0) return -1;
     return put(o, s, n);
   }
   case K_BYTES: {
-    if (PyBytes_Check(v)) return enc_bytes_obj(v, o, 1);
+    int with_count = (p->flags & F_VARINT) ? 2 : 1; /* 2: a varint count */
+    if (PyBytes_Check(v)) return enc_bytes_obj(v, o, with_count);
     if (PyByteArray_Check(v)) {
       Py_ssize_t n = PyByteArray_GET_SIZE(v);
-      if (put_u(o, (uint64_t)n, 8) < 0) return -1;
+      if (put_count(o, (uint64_t)n, with_count > 1) < 0) return -1;
       return put(o, PyByteArray_AS_STRING(v), n);
     }
     if (PyMemoryView_Check(v)) {
       PyObject* b = PyObject_CallMethod(v, "tobytes", NULL);
       if (b == NULL) return -1;
-      int rc = enc_bytes_obj(b, o, 1);
+      int rc = enc_bytes_obj(b, o, with_count);
       Py_DECREF(b);
       return rc;
     }
@@ -1042,7 +1179,7 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     /* every element takes at least `per` bytes: one allocation up front */
     int rc = (n <= PY_SSIZE_T_MAX / 2 / p->per) ? reserve(o, 8 + n * p->per) : 0;
-    if (rc == 0) rc = put_u(o, (uint64_t)n, 8);
+    if (rc == 0) rc = put_count(o, (uint64_t)n, p->flags & F_VARINT);
     if (rc == 0) rc = enc_items(p->kids[0], seq, o);
     Py_DECREF(seq);
     return rc;
@@ -1097,7 +1234,7 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
       x = v;
     }
     if (idx < 0 || idx >= p->nkids) FAIL_INT();
-    if (put_u(o, (uint64_t)idx, 4) < 0) return -1;
+    if ((p->flags & F_VARINT ? put_varint(o, (uint64_t)idx) : put_u(o, (uint64_t)idx, 4)) < 0) return -1;
     if (Py_EnterRecursiveCall(" in bin_serializer encode")) return -1;
     int rc = enc(p->kids[idx], x, o);
     Py_LeaveRecursiveCall();
@@ -1128,7 +1265,7 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
   }
   case K_MAP: {
     if (!PyDict_Check(v)) FAIL_INT();
-    if (put_u(o, (uint64_t)PyDict_GET_SIZE(v), 8) < 0) return -1;
+    if (put_count(o, (uint64_t)PyDict_GET_SIZE(v), p->flags & F_VARINT) < 0) return -1;
     if (Py_EnterRecursiveCall(" in bin_serializer encode")) return -1;
     Py_ssize_t it = 0;
     PyObject *k, *x;
@@ -1156,7 +1293,7 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
       Py_DECREF(seq);
       FAIL_INT();
     }
-    int rc = put_u(o, (uint64_t)PyList_GET_SIZE(seq), 8);
+    int rc = put_count(o, (uint64_t)PyList_GET_SIZE(seq), p->flags & F_VARINT);
     if (rc == 0) rc = enc_items(p->kids[0], seq, o);
     Py_DECREF(seq);
     return rc;
@@ -1580,9 +1717,9 @@ static PyTypeObject ProgramType = {
  * to the Python implementation, which redoes the call and raises the precise
  * error. The tables (format -> {class: Program}) are filled by api.py. */
 
-static PyObject *FastPortable, *FastNative; /* dict: hint -> Program */
-static PyObject *PyEncode, *PyDecode;       /* the Python implementations */
-static PyObject *StrPortable, *StrNative;
+static PyObject *FastPortable, *FastNative, *FastCompact; /* dict: hint -> Program */
+static PyObject *PyEncode, *PyDecode;                     /* the Python implementations */
+static PyObject *StrPortable, *StrNative, *StrCompact;
 
 static PyObject* pick_table(Py_ssize_t nargs, PyObject* const* args, Py_ssize_t fmt_at,
                             PyObject* kwnames) {
@@ -1593,9 +1730,11 @@ static PyObject* pick_table(Py_ssize_t nargs, PyObject* const* args, Py_ssize_t 
   PyObject* f = args[fmt_at];
   if (f == StrPortable) return FastPortable;
   if (f == StrNative) return FastNative;
+  if (f == StrCompact) return FastCompact;
   if (!PyUnicode_CheckExact(f)) return NULL;
   if (PyUnicode_Compare(f, StrPortable) == 0) return FastPortable;
   if (PyUnicode_Compare(f, StrNative) == 0) return FastNative;
+  if (PyUnicode_Compare(f, StrCompact) == 0) return FastCompact;
   PyErr_Clear();
   return NULL;
 }
@@ -1644,16 +1783,18 @@ static PyObject* entry_decode(PyObject* mod, PyObject* const* args, size_t nargs
   return PyObject_Vectorcall(PyDecode, args, (size_t)nargs, kwnames);
 }
 
-/* set_entries(portable_table, native_table, py_encode, py_decode) */
+/* set_entries(portable_table, native_table, compact_table, py_encode, py_decode) */
 static PyObject* mod_set_entries(PyObject* mod, PyObject* args) {
   (void)mod;
-  PyObject* a[4];
-  if (!PyArg_ParseTuple(args, "O!O!OO", &PyDict_Type, &a[0], &PyDict_Type, &a[1], &a[2], &a[3]))
+  PyObject* a[5];
+  if (!PyArg_ParseTuple(args, "O!O!O!OO", &PyDict_Type, &a[0], &PyDict_Type, &a[1], &PyDict_Type, &a[2],
+                        &a[3], &a[4]))
     return NULL;
   Py_XSETREF(FastPortable, Py_NewRef(a[0]));
   Py_XSETREF(FastNative, Py_NewRef(a[1]));
-  Py_XSETREF(PyEncode, Py_NewRef(a[2]));
-  Py_XSETREF(PyDecode, Py_NewRef(a[3]));
+  Py_XSETREF(FastCompact, Py_NewRef(a[2]));
+  Py_XSETREF(PyEncode, Py_NewRef(a[3]));
+  Py_XSETREF(PyDecode, Py_NewRef(a[4]));
   Py_RETURN_NONE;
 }
 
@@ -1682,7 +1823,7 @@ static PyObject* mod_slot_offset(PyObject* mod, PyObject* d) {
 static PyMethodDef mod_methods[] = {
     {"slot_offset", mod_slot_offset, METH_O, "slot_offset(member_descriptor) -> offset or None"},
     {"set_entries", mod_set_entries, METH_VARARGS,
-     "set_entries(portable_table, native_table, py_encode, py_decode)"},
+     "set_entries(portable_table, native_table, compact_table, py_encode, py_decode)"},
     {"encode", (PyCFunction)(void (*)(void))entry_encode, METH_FASTCALL | METH_KEYWORDS,
      "encode(obj, format='portable', *, schema=None, arrays=False) -> bytes: one message"},
     {"decode", (PyCFunction)(void (*)(void))entry_decode, METH_FASTCALL | METH_KEYWORDS,
@@ -1709,7 +1850,8 @@ PyMODINIT_FUNC PyInit__cext(void) {
   if (EmptyTuple == NULL) return NULL;
   StrPortable = PyUnicode_InternFromString("portable");
   StrNative = PyUnicode_InternFromString("native");
-  if (StrPortable == NULL || StrNative == NULL) return NULL;
+  StrCompact = PyUnicode_InternFromString("compact");
+  if (StrPortable == NULL || StrNative == NULL || StrCompact == NULL) return NULL;
   PyObject* m = PyModule_Create(&moddef);
   if (m == NULL) return NULL;
   Py_INCREF(&ProgramType);

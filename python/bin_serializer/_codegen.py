@@ -27,10 +27,11 @@ import array as _array
 import linecache
 import struct
 import sys
+from operator import index as _index
 
-from ._schema import (Leaf, ArrayN, BitsetN, BoolN, BytesN, EnumN, Layout, ListN, MapN, MonostateN, Node,
-                      OptionalN, ScalarN, SetN, StrN, StructN, TupleN, VariantN, element_min, layout,
-                      min_size, records_dtype)
+from ._schema import (COMPACT, VARINT_LAST_MAX, VARINT_MAX_LEN, Leaf, ArrayN, BitsetN, BoolN, BytesN, EnumN,
+                      Layout, ListN, MapN, MonostateN, Node, OptionalN, ScalarN, SetN, StrN, StructN, TupleN,
+                      VariantN, element_min, is_varint, layout, min_size, records_dtype, varint_bytes)
 from .types import U64 as _U64
 from .types import Monostate, Variant
 
@@ -90,6 +91,93 @@ def _asvariant(v):
     if isinstance(v, Variant):
         return v
     raise _Fail
+
+
+# ---- compact varints (any failure raises; the reference interpreter explains it)
+
+_V1 = [bytes((i,)) for i in range(128)]
+
+
+def _rv(buf, pos, maxlen, last):
+    """The unsigned varint at pos -> (value, position after it): at most maxlen
+    bytes, the last of them <= last, shortest form only."""
+    x = 0
+    shift = 0
+    for i in range(maxlen):
+        b = buf[pos + i]  # IndexError: the input ends inside the varint
+        if b < 0x80:
+            if (i and not b) or (i == maxlen - 1 and b > last):
+                raise _Fail
+            return x | (b << shift), pos + i + 1
+        if i == maxlen - 1:
+            raise _Fail
+        x |= (b & 0x7F) << shift
+        shift += 7
+    raise _Fail
+
+
+def _rvlist(buf, pos, n, maxlen, last, signed):
+    """n varints from pos -> (list, position after them)."""
+    out = []
+    ap = out.append
+    for _ in range(n):
+        b = buf[pos]
+        if b < 0x80:
+            pos += 1
+            ap(b)
+        else:
+            b, pos = _rv(buf, pos, maxlen, last)
+            ap(b)
+    if signed:
+        out = [(x >> 1) ^ -(x & 1) for x in out]
+    return out, pos
+
+
+def _wv(x):
+    """The varint of an int x >= 0 (bytes or bytearray)."""
+    if x < 0x80:
+        return _V1[x]
+    out = bytearray()
+    while x >= 0x80:
+        out.append((x & 0x7F) | 0x80)
+        x >>= 7
+    out.append(x)
+    return out
+
+
+def _wvu(v, hi):
+    """The varint of an unsigned integer field (anything with __index__, range-checked)."""
+    x = _index(v)
+    if x < 0 or x > hi:
+        raise _Fail
+    return _wv(x)
+
+
+def _wvs(v, lo, hi):
+    """The zigzag varint of a signed integer field."""
+    x = _index(v)
+    if x < lo or x > hi:
+        raise _Fail
+    return _wv(x << 1 if x >= 0 else ((-x) << 1) - 1)
+
+
+def _wvlist(lst, lo, hi, signed):
+    """The varints of a list of integers, back to back."""
+    out = bytearray()
+    ap = out.append
+    if signed:
+        for v in lst:
+            if v.__class__ is int and 0 <= v < 0x40:
+                ap(v << 1)
+            else:
+                out += _wvs(v, lo, hi)
+    else:
+        for v in lst:
+            if v.__class__ is int and 0 <= v < 0x80:
+                ap(v)
+            else:
+                out += _wvu(v, hi)
+    return out
 
 
 def _bool_bytes(lst):
@@ -192,7 +280,9 @@ class Compiler:
             "_unpack_from": struct.unpack_from, "_pack": struct.pack, "_arr": _array.array,
             "_u64": struct.Struct("<Q").unpack_from, "_u32": struct.Struct("<I").unpack_from,
             "_pQ": struct.Struct("<Q").pack, "_pI": struct.Struct("<I").pack,
+            "_rv": _rv, "_rvlist": _rvlist, "_wv": _wv, "_wvu": _wvu, "_wvs": _wvs, "_wvlist": _wvlist,
         }
+        self.compact = native is COMPACT
         self._consts: dict = {}
         self._structs: dict = {}
         self.dec_fn: dict = {}  # dataclass -> function name
@@ -491,14 +581,18 @@ class Compiler:
         raise AssertionError(node)
 
     def _count_prefixed(self, node: Node) -> bool:
-        """Whether node's encoding starts with a u64 count that dec(count=...) accepts."""
-        return isinstance(node, (StrN, BytesN, ListN, MapN, SetN))
+        """Whether node's encoding starts with a u64 count that dec(count=...) accepts
+        (compact: a varint, never read with a fixed-size run)."""
+        return not self.compact and isinstance(node, (StrN, BytesN, ListN, MapN, SetN))
 
     def _count(self, fn: "_Fn", per_item: int, ind: int, count: "str | None" = None) -> str:
         """Reads a u64 count (unless already read into `count`) and checks
         count * per_item against the input left."""
         if count is not None:
             n = count
+        elif self.compact:
+            n = fn.var("n")
+            self._read_varint(fn, n, 8, ind)
         else:
             n = fn.var("n")
             fn.line(ind, f"{n}, = _u64(buf, pos)")
@@ -508,6 +602,24 @@ class Compiler:
         else:
             fn.line(ind, f"if {n} > (end - pos) // {per_item}: raise _F")
         return n
+
+    def _read_varint(self, fn: "_Fn", dst: str, size: int, ind: int) -> None:
+        """dst = the unsigned varint of an integer of `size` bytes at pos (compact)."""
+        fn.line(ind, f"{dst} = buf[pos]")
+        fn.line(ind, f"if {dst} < 128: pos += 1")
+        fn.line(ind, f"else: {dst}, pos = _rv(buf, pos, {VARINT_MAX_LEN[size]}, {VARINT_LAST_MAX[size]})")
+
+    def _dec_varint(self, fn: "_Fn", node: Node, dst: str, ind: int) -> None:
+        """A compact integer / enum (is_varint) into dst."""
+        s = node.spec
+        self._read_varint(fn, dst, s.size, ind)
+        if s.signed:
+            fn.line(ind, f"{dst} = ({dst} >> 1) ^ -({dst} & 1)")
+        if isinstance(node, EnumN):
+            if node.is_flag:
+                fn.line(ind, f"{dst} = {self.const(node.cls, '_E')}({dst})")
+            else:
+                fn.line(ind, f"{dst} = {self.const(node.members, '_M')}[{dst}]")
 
     def _flat_list(self, fn: "_Fn", elem: Node, lay: Layout, dst: str, n: str, ind: int,
                    container: str = "list") -> None:
@@ -571,7 +683,9 @@ class Compiler:
         if lay is not None:
             self._flat_dec(fn, node, lay, dst, ind)
             return
-        if isinstance(node, StrN):
+        if is_varint(node, self.native):
+            self._dec_varint(fn, node, dst, ind)
+        elif isinstance(node, StrN):
             n = self._count(fn, 1, ind, count)
             fn.line(ind, f"{dst} = _str(buf[pos:pos + {n}], 'utf-8')")
             fn.line(ind, f"pos += {n}")
@@ -593,8 +707,11 @@ class Compiler:
             fn.line(ind, f"else: {dst} = None")
         elif isinstance(node, VariantN):
             idx = fn.var("i")
-            fn.line(ind, f"{idx}, = _u32(buf, pos)")
-            fn.line(ind, "pos += 4")
+            if self.compact:
+                self._read_varint(fn, idx, 4, ind)
+            else:
+                fn.line(ind, f"{idx}, = _u32(buf, pos)")
+                fn.line(ind, "pos += 4")
             for k, alt in enumerate(node.alts):
                 fn.line(ind, f"{'if' if k == 0 else 'elif'} {idx} == {k}:")
                 if node.tagged:
@@ -675,6 +792,13 @@ class Compiler:
             fn.line(ind, "pos = e")
             return
         n = self._count(fn, element_min(elem, self.native), ind, count)
+        if isinstance(elem, ScalarN) and is_varint(elem, self.native):
+            s = elem.spec
+            fn.line(ind, f"{dst}, pos = _rvlist(buf, pos, {n}, {VARINT_MAX_LEN[s.size]}, "
+                         f"{VARINT_LAST_MAX[s.size]}, {s.signed})")
+            if node.container == "tuple":
+                fn.line(ind, f"{dst} = _tuple({dst})")
+            return
         ap = fn.var("ap")
         fn.line(ind, f"{dst} = []")
         fn.line(ind, f"{ap} = {dst}.append")
@@ -799,15 +923,17 @@ class Compiler:
             if lay.size:
                 fn.line(ind, f"out += {self.struct(lay.fmt())}.pack({', '.join(args)})")
             return
-        if isinstance(node, StrN):
+        if is_varint(node, self.native):
+            self._enc_varint(fn, node, src, ind)
+        elif isinstance(node, StrN):
             b = fn.var("s")
             fn.line(ind, f"{b} = {src}.encode('utf-8')")
-            fn.line(ind, f"out += _pQ(_len({b}))")
+            fn.line(ind, f"out += {self._cnt(f'_len({b})')}")
             fn.line(ind, f"out += {b}")
         elif isinstance(node, BytesN):
             b = self._bind(fn, src, ind, "s")
             fn.line(ind, f"if {b}.__class__ is not bytes: {b} = _asbytes({b})")
-            fn.line(ind, f"out += _pQ(_len({b}))")
+            fn.line(ind, f"out += {self._cnt(f'_len({b})')}")
             fn.line(ind, f"out += {b}")
         elif isinstance(node, ListN):
             self._enc_list(fn, node, src, ind)
@@ -845,7 +971,10 @@ class Compiler:
                 x = v
             for k, alt in enumerate(node.alts):
                 fn.line(ind, f"{'if' if k == 0 else 'elif'} {idx} == {k}:")
-                fn.line(ind + 1, f"out += _pI({k})")
+                if self.compact:
+                    fn.line(ind + 1, f"out += {varint_bytes(k)!r}")
+                else:
+                    fn.line(ind + 1, f"out += _pI({k})")
                 self.enc(fn, alt, x, ind + 1)
             fn.line(ind, "else: raise _F")
         elif isinstance(node, TupleN):
@@ -855,7 +984,7 @@ class Compiler:
         elif isinstance(node, MapN):
             v = self._bind(fn, src, ind)
             fn.line(ind, f"if {v}.__class__ is not dict: {v} = _asmap({v})")
-            fn.line(ind, f"out += _pQ(_len({v}))")
+            fn.line(ind, f"out += {self._cnt(f'_len({v})')}")
             k, x = fn.var("k"), fn.var("x")
             fn.line(ind, f"for {k}, {x} in {v}.items():")
             self.enc(fn, node.key, k, ind + 1)
@@ -870,20 +999,37 @@ class Compiler:
         else:
             raise AssertionError(node)
 
+    def _cnt(self, expr: str) -> str:
+        """The expression of the bytes of a length/count prefix."""
+        return f"_wv({expr})" if self.compact else f"_pQ({expr})"
+
+    def _enc_varint(self, fn: "_Fn", node: Node, src: str, ind: int) -> None:
+        """A compact integer / enum (is_varint) appended to out."""
+        s = node.spec
+        v = self._bind(fn, src, ind)
+        if isinstance(node, EnumN) and not node.is_flag:
+            fn.line(ind, f"if {v} not in {self.const(node.members, '_M')}: raise _F")
+        if s.signed:
+            fn.line(ind, f"if {v}.__class__ is int and 0 <= {v} < 64: out.append({v} << 1)")
+            fn.line(ind, f"else: out += _wvs({v}, {s.min}, {s.max})")
+        else:
+            fn.line(ind, f"if {v}.__class__ is int and 0 <= {v} < 128: out.append({v})")
+            fn.line(ind, f"else: out += _wvu({v}, {s.max})")
+
     def _enc_list(self, fn: "_Fn", node: ListN, src: str, ind: int) -> None:
         v = self._bind(fn, src, ind)
         if node.container == "records":
             b = fn.var("s")
             dt = self.const(records_dtype(node.elem, self.native), "_DT")
             fn.line(ind, f"{b} = _rec_bytes({v}, {dt}, None)")
-            fn.line(ind, f"out += _pQ(_len({b}) // {dt}.itemsize)")
+            fn.line(ind, f"out += {self._cnt(f'_len({b}) // {dt}.itemsize')}")
             fn.line(ind, f"out += {b}")
             return
         if self._wants_ndarray(node):
             b = fn.var("s")
             fn.line(ind, f"{b} = _np_bytes({v}, {self._numpy_dtype(node.elem.spec)}, "
                          f"{self.const(node.elem.spec, '_SC')})")
-            fn.line(ind, f"out += _pQ(_len({b}) // {node.elem.spec.size})")
+            fn.line(ind, f"out += {self._cnt(f'_len({b}) // {node.elem.spec.size}')}")
             fn.line(ind, f"out += {b}")
             return
         fn.line(ind, f"if {v}.__class__ is not list: {v} = _aslist({v})")
@@ -891,7 +1037,11 @@ class Compiler:
 
     def _enc_elems(self, fn: "_Fn", elem: Node, v: str, ind: int) -> None:
         """[u64 count][elements] for a list/tuple held in local `v`."""
-        fn.line(ind, f"out += _pQ(_len({v}))")
+        fn.line(ind, f"out += {self._cnt(f'_len({v})')}")
+        if isinstance(elem, ScalarN) and is_varint(elem, self.native):
+            s = elem.spec
+            fn.line(ind, f"out += _wvlist({v}, {s.min}, {s.max}, {s.signed})")
+            return
         if isinstance(elem, ScalarN):
             code = elem.spec.code
             if LITTLE_ENDIAN_HOST and code != "f":

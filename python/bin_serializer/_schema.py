@@ -1,11 +1,17 @@
 """Type hints -> a tree of schema nodes, and the layout facts derived from it.
 
-Nodes are format-independent; sizes and layouts take ``native`` (bool):
+Nodes are format-independent; sizes and layouts take ``native``, the wire
+mode of the format (``mode_of(format)``): False, True or ``COMPACT``.
 
-* portable: every leaf little-endian, no padding anywhere;
-* native (little-endian hosts only): like portable, except that a struct that
-  C++ copies as one block (trivially copyable) keeps its in-memory layout with
-  alignment padding, and a bitset takes ``sizeof(std::bitset<N>)`` bytes.
+* portable (False): every leaf little-endian, no padding anywhere;
+* native (True; little-endian hosts only): like portable, except that a struct
+  that C++ copies as one block (trivially copyable) keeps its in-memory layout
+  with alignment padding, and a bitset takes ``sizeof(std::bitset<N>)`` bytes;
+* compact (``COMPACT``, falsy: everything native-specific is off): like
+  portable, except that 16/32/64-bit integers (enums, durations and the variant
+  index included) and every length/count prefix are LEB128 varints (signed
+  integers zigzag-encoded first). A node holding such an integer has no fixed
+  layout in compact.
 """
 
 from __future__ import annotations
@@ -22,8 +28,76 @@ from .types import (F64, BitsetSpec, DurationSpec, Fixed, Monostate, NDArraySpec
                     TaggedSpec, Variant)
 
 LENGTH_PREFIX = 8
-EVOLVABLE_PREFIX = 8
+EVOLVABLE_PREFIX = 8  # [u32 body_length][u32 field_count], fixed in every format
 VARIANT_INDEX = 4
+
+
+class _CompactMode:
+    """The wire mode of the compact format (see the module docstring). Falsy,
+    so every ``if native:`` keeps its portable meaning; tell it apart with
+    ``native is COMPACT``."""
+
+    __slots__ = ()
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "COMPACT"
+
+    def __reduce__(self) -> str:
+        return "COMPACT"
+
+
+COMPACT: Any = _CompactMode()
+
+FORMATS = ("portable", "native", "compact")
+_MODES = {"portable": False, "native": True, "compact": COMPACT}
+
+
+def mode_of(fmt: str) -> Any:
+    """The wire mode (the ``native`` argument of layout/min_size/...) of a format name."""
+    try:
+        return _MODES[fmt]
+    except (KeyError, TypeError):
+        raise ValueError(f"format must be 'portable', 'native' or 'compact', not {fmt!r}") from None
+
+
+def format_error(fmt: Any) -> ValueError:
+    return ValueError(f"format must be 'portable', 'native' or 'compact', not {fmt!r}")
+
+
+# Compact varints: the most bytes of an integer of each size, and the largest
+# value its last allowed byte may hold (bits beyond the width are refused).
+VARINT_MAX_LEN = {2: 3, 4: 5, 8: 10}
+VARINT_LAST_MAX = {2: 0x03, 4: 0x0F, 8: 0x01}
+
+
+def is_varint(node: "Node", native: Any) -> bool:
+    """Whether `node` is a number written as a varint in this mode (compact:
+    an integer, enum or integer duration of 16, 32 or 64 bits)."""
+    return (native is COMPACT and isinstance(node, (ScalarN, EnumN)) and not node.spec.is_float
+            and node.spec.size > 1)
+
+
+def varint_bytes(x: int) -> bytes:
+    """The unsigned LEB128 encoding of x >= 0."""
+    out = bytearray()
+    while x >= 0x80:
+        out.append((x & 0x7F) | 0x80)
+        x >>= 7
+    out.append(x)
+    return bytes(out)
+
+
+def zigzag(n: int) -> int:
+    """The zigzag code of a signed integer (0, -1, 1, -2 ... -> 0, 1, 2, 3 ...): for
+    a value in range, the same as ``(n << 1) ^ (n >> (bits - 1))`` in its own width."""
+    return n << 1 if n >= 0 else ((-n) << 1) - 1
+
+
+def unzigzag(u: int) -> int:
+    return (u >> 1) ^ -(u & 1)
 
 
 class Node:
@@ -643,6 +717,8 @@ def layout(node: Node, native: bool, in_tc: bool = False) -> "Layout | None":
 
 
 def _layout(node: Node, native: bool, in_tc: bool) -> "Layout | None":
+    if is_varint(node, native):
+        return None  # compact: a varint has no fixed size
     if isinstance(node, (ScalarN, EnumN)):
         s = node.spec
         return Layout(s.size, s.size, [Leaf(0, s.code, s.size, node, ())])
@@ -719,14 +795,17 @@ def min_size(node: Node, native: bool) -> int:
         return node._min[native]
     node._min[native] = 0  # recursion guard
     lay = layout(node, native)
+    compact = native is COMPACT
     if lay is not None:
         result = lay.size
+    elif is_varint(node, native):
+        result = 1
     elif isinstance(node, (StrN, BytesN, ListN, MapN, SetN)):
-        result = LENGTH_PREFIX
+        result = 1 if compact else LENGTH_PREFIX
     elif isinstance(node, OptionalN):
         result = 1
     elif isinstance(node, VariantN):
-        result = VARIANT_INDEX + min(min_size(a, native) for a in node.alts)
+        result = (1 if compact else VARIANT_INDEX) + min(min_size(a, native) for a in node.alts)
     elif isinstance(node, TupleN):
         result = sum(min_size(e, native) for e in node.elems)
     elif isinstance(node, ArrayN):
@@ -753,8 +832,58 @@ def records_dtype(node: StructN, native: bool):
     layout (portable: packed; native: the C++ memory image with padding)."""
     import numpy as np
     lay = layout(node, native)
+    if lay is None:
+        raise SchemaError(_compact_records_message(node))
     names = [leaf.path[0] for leaf in lay.leaves]
     formats = ["<" + {"B": "u1", "H": "u2", "I": "u4", "Q": "u8", "b": "i1", "h": "i2", "i": "i4", "q": "i8",
                       "f": "f4", "d": "f8"}[leaf.code] for leaf in lay.leaves]
     return np.dtype({"names": names, "formats": formats, "offsets": [leaf.offset for leaf in lay.leaves],
                      "itemsize": lay.size})
+
+
+def _compact_records_message(node: StructN) -> str:
+    bad = [f"{name} ({f.describe()})" for name, f in node.fields if layout(f, COMPACT) is None]
+    return (f"Records[{node.name}] cannot be used with the compact format: its fields "
+            f"{', '.join(bad)} are varints there (only 8-bit integers and f32/f64 have a fixed size "
+            f"in compact); use a list of {node.name}, or the portable format")
+
+
+def check_compact(node: Node, arrays: bool) -> None:
+    """Raises SchemaError when `node` asks for numpy bulk copies that the compact
+    format cannot do: an NDArray (or, with arrays=True, a list of numbers) of
+    16/32/64-bit integers, or Records[...] of a record with such fields (they
+    are varints in compact, one by one)."""
+    seen: set = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, (ListN, ArrayN)):
+            if n.container == "records" and layout(n.elem, COMPACT) is None:
+                raise SchemaError(_compact_records_message(n.elem))
+            nd = n.container == "ndarray" or (arrays and isinstance(n, ListN) and n.container == "list"
+                                              and isinstance(n.elem, ScalarN))
+            if nd and is_varint(n.elem, COMPACT):
+                spec = n.elem.spec
+                dtype = ("<" + {"H": "u2", "I": "u4", "Q": "u8", "h": "i2", "i": "i4", "q": "i8"}[spec.code])
+                how = "an NDArray" if n.container == "ndarray" else "arrays=True"
+                raise SchemaError(
+                    f"{n.describe()}: numpy dtype {dtype} ({spec.name}) is not supported in the compact "
+                    f"format ({how}): its integers are varints there, not a fixed-width block. Only 1-byte "
+                    f"integers and float32/float64 arrays are bulk-copied in compact; use a list "
+                    f"(arrays=False) or the portable format")
+            stack.append(n.elem)
+        elif isinstance(n, OptionalN):
+            stack.append(n.inner)
+        elif isinstance(n, VariantN):
+            stack.extend(n.alts)
+        elif isinstance(n, TupleN):
+            stack.extend(n.elems)
+        elif isinstance(n, MapN):
+            stack += [n.key, n.value]
+        elif isinstance(n, SetN):
+            stack.append(n.elem)
+        elif isinstance(n, StructN):
+            stack.extend(f for _, f in n.fields)

@@ -13,8 +13,9 @@ import struct
 import sys
 from typing import Any
 
-from ._schema import (ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, MapN, MonostateN, Node, OptionalN,
-                      ScalarN, SetN, StrN, StructN, TupleN, VariantN, element_min, layout, min_size)
+from ._schema import (COMPACT, VARINT_LAST_MAX, VARINT_MAX_LEN, ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN,
+                      MapN, MonostateN, Node, OptionalN, ScalarN, SetN, StrN, StructN, TupleN, VariantN,
+                      element_min, is_varint, layout, min_size, unzigzag)
 from .errors import DecodeError, EncodeError, ErrorKind as K
 from .types import Monostate, Variant
 
@@ -63,17 +64,46 @@ class _Reader:
             self.fail(K.TRUNCATED, pos, f"{what} needs {n} byte{'s' if n != 1 else ''}, "
                       f"{have} remain{'s' if have == 1 else ''}", extra, needed=pos + n)
 
+    def varint(self, pos: int, size: int, what: str) -> "tuple[int, int]":
+        """Compact: the unsigned LEB128 varint of an integer of `size` bytes at
+        pos -> (value, position after it). Every failure is reported at pos."""
+        maxlen = VARINT_MAX_LEN[size]
+        last = VARINT_LAST_MAX[size]
+        x = 0
+        for i in range(maxlen):
+            if pos + i >= self.end:
+                self.fail(K.TRUNCATED, pos, f"{what} (varint) ends after {i} byte{'s' if i != 1 else ''}, "
+                          f"the input ends there", needed=self.end + 1)
+            b = self.buf[pos + i]
+            if i == maxlen - 1 and b > last:
+                if b & 0x80:
+                    self.fail(K.INVALID_VARINT, pos, f"{what} varint longer than {maxlen} bytes "
+                              f"(the most a {8 * size}-bit integer takes)")
+                self.fail(K.INVALID_VARINT, pos, f"{what} varint holds bits beyond {8 * size} bits "
+                          f"(last byte {b:#04x} > {last:#04x})")
+            x |= (b & 0x7F) << (7 * i)
+            if b < 0x80:
+                if i and b == 0:
+                    self.fail(K.INVALID_VARINT, pos, f"{what} varint of {i + 1} bytes is not in its shortest "
+                              f"form (last byte 0x00)")
+                return x, pos + i + 1
+        raise AssertionError("unreachable")
+
     def count(self, pos: int, per_item: int, what: str) -> "tuple[int, int]":
-        self.need(pos, 8, f"{what} length prefix")
-        (n,) = _U64.unpack_from(self.buf, pos)
-        left = self.end - pos - 8
+        if self.native is COMPACT:
+            n, after = self.varint(pos, 8, f"{what} length prefix")
+        else:
+            self.need(pos, 8, f"{what} length prefix")
+            (n,) = _U64.unpack_from(self.buf, pos)
+            after = pos + 8
+        left = self.end - after
         if n > left // per_item:
             unit = "bytes" if per_item == 1 else f"elements of at least {per_item} bytes"
             self.fail(K.LENGTH_EXCEEDS_INPUT, pos,
                       f"{what} declares {n} {unit} but only {left} byte{'s' if left != 1 else ''} "
                       f"follow{'s' if left == 1 else ''} the length prefix",
-                      needed=pos + 8 + n * per_item)
-        return n, pos + 8
+                      needed=after + n * per_item)
+        return n, after
 
 
 def slow_decode(node: Node, native: bool, buf, pos: int) -> "tuple[Any, int]":
@@ -97,6 +127,19 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
         r.need(pos, lay.size, f"{node.describe()} (with padding)")
         it = iter(values)
         return _build(r, node, it), pos + lay.size
+    if is_varint(node, r.native):  # compact integers
+        s = node.spec
+        u, end = r.varint(pos, s.size, node.describe())
+        v = unzigzag(u) if s.signed else u
+        if isinstance(node, EnumN):
+            if node.is_flag:
+                return node.cls(v), end
+            m = node.members.get(v)
+            if m is None:
+                r.fail(K.INVALID_ENUM, pos, f"{v} is not a value of {node.cls.__name__} "
+                       f"(members: {sorted(node.members)})")
+            return m, end
+        return v, end
     if isinstance(node, StrN):
         n, pos = r.count(pos, 1, "string")
         raw = bytes(r.buf[pos:pos + n])
@@ -134,14 +177,18 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             r.fail(K.INVALID_OPTIONAL_FLAG, pos, f"optional presence byte is {flag:#04x}, not 0 or 1")
         return _dec(r, node.inner, pos + 1)
     if isinstance(node, VariantN):
-        r.need(pos, 4, "variant index")
-        (idx,) = _U32.unpack_from(r.buf, pos)
+        if r.native is COMPACT:
+            idx, after = r.varint(pos, 4, "variant index")
+        else:
+            r.need(pos, 4, "variant index")
+            (idx,) = _U32.unpack_from(r.buf, pos)
+            after = pos + 4
         if idx >= len(node.alts):
             r.fail(K.VARIANT_INDEX_OUT_OF_RANGE, pos,
                    f"variant index {idx} but {node.describe()} has {len(node.alts)} alternatives")
         alt = node.alts[idx]
         r.path.append(f"<{idx}:{alt.describe()}>")
-        v, pos = _dec(r, alt, pos + 4)
+        v, pos = _dec(r, alt, after)
         r.path.pop()
         return (Variant(idx, v) if node.tagged else v), pos
     if isinstance(node, TupleN):

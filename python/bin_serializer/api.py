@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Iterator, TypeVar, overload
 
 from . import _accel, _slow
 from ._codegen import Compiler, LITTLE_ENDIAN_HOST
-from ._schema import Node, build_node, layout
+from ._schema import FORMATS, Node, build_node, check_compact, format_error, layout, mode_of
 from .errors import DecodeError, EncodeError, ErrorKind, SchemaError
 from .types import RecordsSpec
 
 __all__ = ["encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec", "backend",
            "set_backend", "records_dtype"]
 
-FORMATS = ("portable", "native")
+# FORMATS (from _schema): "portable", "native", "compact"
 
 _COMPILERS: dict = {}
 
@@ -55,19 +55,24 @@ class Codec:
     Obtained from ``compile_codec(hint, format)``; ``encode``/``decode`` build
     and cache one per (hint, format, arrays) on first use."""
 
-    __slots__ = ("hint", "format", "node", "native", "fast_decode", "fast_encode", "decode_many",
+    __slots__ = ("hint", "format", "node", "native", "mode", "fast_decode", "fast_encode", "decode_many",
                  "fixed_size", "min_size", "name", "backend", "program", "whole")
 
     def __init__(self, hint: Any, fmt: str, arrays: bool) -> None:
         if fmt not in FORMATS:
-            raise ValueError(f"format must be 'portable' or 'native', not {fmt!r}")
-        native = fmt == "native"
-        if native and not LITTLE_ENDIAN_HOST:
+            raise format_error(fmt)
+        # mode: what the layout functions take as `native` (False, True or
+        # _schema.COMPACT, which is falsy: compact is portable with varints)
+        native = mode_of(fmt)
+        if native is True and not LITTLE_ENDIAN_HOST:
             raise SchemaError("the native format is only supported on little-endian hosts")
         self.hint = hint
         self.format = fmt
-        self.native = native
+        self.native = fmt == "native"
+        self.mode = native
         self.node: Node = build_node(hint)
+        if fmt == "compact":
+            check_compact(self.node, arrays)  # numpy bulk copies compact cannot do: SchemaError
         lay = layout(self.node, native)  # raises SchemaError for unsupported native layouts
         self.fixed_size = lay.size if lay is not None else None
         from ._schema import min_size
@@ -95,7 +100,7 @@ class Codec:
         """Called when the fast decoder raised: decode again with the reference
         interpreter, which raises the precise DecodeError."""
         try:
-            _slow.slow_decode(self.node, self.native, buf, pos)
+            _slow.slow_decode(self.node, self.mode, buf, pos)
         except DecodeError as e:
             raise e from None
         if isinstance(exc, RecursionError):
@@ -111,7 +116,7 @@ class Codec:
             out = bytearray()
             self.fast_encode(value, out)
         except Exception as exc:  # noqa: BLE001 - any failure is diagnosed below
-            err = _slow.diagnose(self.node, self.native, value)
+            err = _slow.diagnose(self.node, self.mode, value)
             if err is None:
                 err = EncodeError(self.name, f"{type(exc).__name__}: {exc}")
             raise err from None
@@ -161,9 +166,12 @@ _FAST: dict = {f: {} for f in FORMATS}
 
 def compile_codec(hint: Any, format: str = "portable", *, arrays: bool = False) -> Codec:
     """The cached Codec for a type hint (a dataclass, ``list[u32]``, ``str``, ...)."""
-    table = _TABLES.get((format, bool(arrays)))
+    try:
+        table = _TABLES.get((format, bool(arrays)))
+    except TypeError:  # an unhashable format
+        table = None
     if table is None:
-        raise ValueError(f"format must be 'portable' or 'native', not {format!r}")
+        raise format_error(format)
     try:
         codec = table.get(hint)
     except TypeError:  # unhashable hint
@@ -306,7 +314,7 @@ def records_dtype(cls: Any, format: str = "portable") -> Any:
     encodes from): the record's wire layout in that format."""
     from ._schema import records_dtype as _dtype
     node = build_node(Annotated[Any, RecordsSpec(cls)])
-    return _dtype(node.elem, format == "native")
+    return _dtype(node.elem, mode_of(format))
 
 
 _TRUNCATION = (ErrorKind.TRUNCATED, ErrorKind.LENGTH_EXCEEDS_INPUT)
@@ -481,6 +489,6 @@ if _accel.available() and not TYPE_CHECKING:
     # without going through Python; every other call (other arguments, a
     # first use, any failure) runs the Python functions above.
     _encode_py, _decode_py = encode, decode
-    _accel._cext.set_entries(_FAST["portable"], _FAST["native"], _encode_py, _decode_py)
+    _accel._cext.set_entries(_FAST["portable"], _FAST["native"], _FAST["compact"], _encode_py, _decode_py)
     encode = _accel._cext.encode  # noqa: F811
     decode = _accel._cext.decode  # noqa: F811

@@ -23,6 +23,9 @@ class ErrorKind:
     BAD_HEADER = "bad_header"  # a framed message header with a wrong magic, version or reserved bits
     INVALID_VALUE = "invalid_value"  # e.g. an evolvable struct's fields disagree with its body length
     END_OF_STREAM = "end_of_stream"  # a framed-message read found no byte left (a clean end, not a torn message)
+    # compact format: a varint longer than its type allows, with bits beyond the
+    # type's width, or not in its shortest form (offset: the varint's first byte)
+    INVALID_VARINT = "invalid_varint"
 
     # The C++ library's errc for each kind (trailing bytes are not an error there).
     ERRC = {
@@ -41,6 +44,7 @@ class ErrorKind:
         BAD_HEADER: "bad_header",
         INVALID_VALUE: "invalid_value",
         END_OF_STREAM: "end_of_stream",
+        INVALID_VARINT: "invalid_value",
     }
 
 

@@ -27,9 +27,9 @@ from __future__ import annotations
 import struct
 from typing import Any, Iterator, NamedTuple
 
-from ._schema import (ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, MapN, MonostateN, Node, OptionalN,
+from ._schema import (FORMATS, ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, MapN, MonostateN, Node, OptionalN,
                       ScalarN, SetN, StrN, StructN, TupleN, VariantN, build_node, cxx_trivially_copyable,
-                      layout)
+                      format_error, layout)
 from .api import _as_buffer, compile_codec
 from .errors import DecodeError, ErrorKind as K, SchemaError
 
@@ -42,6 +42,9 @@ HEADER_SIZE = 24  # without a message type id
 HEADER_SIZE_WITH_ID = 32  # with one: u32 type_id and 4 zero bytes follow
 FLAG_BIG_ENDIAN = 1
 FLAG_TYPE_ID = 2
+# The header's format byte (and the format token of the schema fingerprint).
+FORMAT_BYTE = {"native": 0, "portable": 1, "compact": 2}
+FORMAT_NAME = {b: f for f, b in FORMAT_BYTE.items()}
 _HEADER = struct.Struct("<4sBBHQQ")
 _ID = struct.Struct("<II")
 
@@ -139,10 +142,10 @@ def _type(t: _Tokens, node: Node, native: bool, stack: tuple) -> None:
 
 def token_stream(hint: Any, format: str = "portable") -> bytes:
     """The bytes schema_hash() hashes (for debugging a mismatch against C++)."""
-    if format not in ("portable", "native"):
-        raise ValueError(f"format must be 'portable' or 'native', not {format!r}")
+    if format not in FORMATS:
+        raise format_error(format)
     t = _Tokens()
-    t.tok(T_FORMAT, 1 if format == "portable" else 0)
+    t.tok(T_FORMAT, FORMAT_BYTE[format])  # compact: the portable stream with format token 2
     _type(t, build_node(hint), format == "native", ())
     return bytes(t.out)
 
@@ -197,13 +200,13 @@ def _make_frame(hint: Any, format: str) -> _Frame:
     h = _compute_schema_hash(hint, format)  # validates format
     tid = message_id(hint)
     flags = FLAG_TYPE_ID if tid else 0
-    prefix = _HEADER.pack(MAGIC, SPEC_VERSION, 1 if format == "portable" else 0, flags, h, 0)[:16]
+    prefix = _HEADER.pack(MAGIC, SPEC_VERSION, FORMAT_BYTE[format], flags, h, 0)[:16]
     return _Frame(h, tid, flags, prefix, _ID.pack(tid, 0) if tid else b"")
 
 
 class MessageHeader(NamedTuple):
     spec_version: int
-    format: str  # "native" or "portable"
+    format: str  # "native", "portable" or "compact"
     flags: int
     schema_hash: int
     payload_length: int
@@ -232,9 +235,10 @@ def read_header(data: Any, pos: int = 0) -> MessageHeader:
         raise DecodeError(K.BAD_HEADER, pos, "message header", f"magic {magic!r} is not {MAGIC!r}")
     if version != SPEC_VERSION:
         raise DecodeError(K.BAD_HEADER, pos + 4, "message header", f"spec_version {version}")
-    if fmt > 1:
+    if fmt not in FORMAT_NAME:
         raise DecodeError(K.BAD_HEADER, pos + 5, "message header", f"format byte {fmt}")
-    if flags & ~(FLAG_BIG_ENDIAN | FLAG_TYPE_ID) or (fmt == 1 and flags & FLAG_BIG_ENDIAN):
+    # only the native format depends on the writer's byte order
+    if flags & ~(FLAG_BIG_ENDIAN | FLAG_TYPE_ID) or (fmt != 0 and flags & FLAG_BIG_ENDIAN):
         raise DecodeError(K.BAD_HEADER, pos + 6, "message header", f"reserved flag bits {flags:#06x}")
     tid = 0
     if flags & FLAG_TYPE_ID:
@@ -246,7 +250,7 @@ def read_header(data: Any, pos: int = 0) -> MessageHeader:
             raise DecodeError(K.BAD_HEADER, pos + 24, "message header", "type id flag set, type_id 0")
         if reserved:
             raise DecodeError(K.BAD_HEADER, pos + 28, "message header", f"reserved bytes {reserved:#010x}")
-    return MessageHeader(version, "portable" if fmt == 1 else "native", flags, h, length, tid)
+    return MessageHeader(version, FORMAT_NAME[fmt], flags, h, length, tid)
 
 
 def encode_message(value: Any, format: str = "portable", *, schema: Any = None) -> bytes:

@@ -4,6 +4,8 @@ A vector is ``<NAME>.bin`` (the encoded message) next to ``<NAME>.json``::
 
     {"name": "person", "format": "portable", "schema": <type>, "value": <value>}
 
+("format": "portable", "native" or "compact")
+
 Type descriptors: a string for primitives ("u8" ... "i64", "f32", "f64", "bool",
 "str", "bytes"), or ``{"list": T}``, ``{"set": T}``, ``{"array": T, "len": N}``,
 ``{"optional": T}``, ``{"variant": [T, ...]}``, ``{"tuple": [T, ...]}``,

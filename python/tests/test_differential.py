@@ -97,7 +97,7 @@ def rand_value(node, rng: random.Random, depth: int = 0):
 
 def mutate(data: bytes, rng: random.Random) -> bytes:
     b = bytearray(data)
-    op = rng.randrange(6)
+    op = rng.randrange(7)
     if op == 0 and b:
         b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
     elif op == 1 and b:
@@ -110,6 +110,12 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     elif op == 4 and len(b) >= 8:  # a huge or odd length prefix somewhere
         at = rng.randrange(len(b) - 7)
         b[at:at + 8] = struct.pack("<Q", rng.choice([2**64 - 1, 2**63, 2**32, 1000, len(b)]))
+    elif op == 5:  # compact: a varint at its limits (over-long, out of range, non-shortest, cut)
+        at = rng.randrange(len(b) + 1)
+        span = rng.randint(0, 3)
+        b[at:at + span] = rng.choice([b"\x80", b"\x80\x00", b"\xff\xff\x03", b"\xff\xff\x04", b"\xff\xff\x83",
+                                      b"\xff\xff\xff\xff\x0f", b"\xff\xff\xff\xff\x10", b"\xff" * 9 + b"\x01",
+                                      b"\xff" * 9 + b"\x02", b"\x80" * 10 + b"\x01", b"\xac\x02", b"\x7f"])
     else:
         b = bytearray(rng.getrandbits(8) for _ in range(rng.randint(0, 40)))
     return bytes(b)
@@ -130,7 +136,7 @@ def outcome_encode(codec, value):
         return ("error", e.path, e.detail)
 
 
-@pytest.mark.parametrize("fmt", ["portable", "native"])
+@pytest.mark.parametrize("fmt", ["portable", "native", "compact"])
 @pytest.mark.parametrize("hint", SCHEMAS, ids=lambda h: getattr(h, "__name__", str(h)))
 def test_codecs_agree(hint, fmt, backend):
     if backend != "c":
@@ -180,7 +186,7 @@ def test_bad_values_rejected_alike(backend):
         (make_everything(), "opt_some", 3), (make_everything(), "point_map", {1: None}),
     ]:
         cases.append(dataclasses.replace(obj, **{field: bad}))
-    for fmt in ("portable", "native"):
+    for fmt in ("portable", "native", "compact"):
         for value in cases:
             py, c = codecs(type(value), fmt)
             want = outcome_encode(py, value)
@@ -198,15 +204,16 @@ def outcome_stream(codec, py_codec, data: bytes, batch: int):
     return out
 
 
-@pytest.mark.parametrize("hint", [Person, Car, Everything, Node, ProfileV3, BookSlots],
+@pytest.mark.parametrize("fmt", ["portable", "compact"])
+@pytest.mark.parametrize("hint", [Person, Car, Everything, Node, ProfileV3, BookSlots, TickSlots],
                          ids=lambda h: h.__name__)
-def test_streams_agree(hint, backend):
+def test_streams_agree(hint, fmt, backend):
     """iter_decode over back-to-back messages (the compiled codec decodes them
     in batches), intact and with a damaged message somewhere."""
     if backend != "c":
         pytest.skip("differential test: runs once, in the compiled-codec pass")
-    py, c = codecs(hint, "portable")
-    rng = random.Random(f"{SEED}-stream-{hint.__name__}")
+    py, c = codecs(hint, fmt)
+    rng = random.Random(f"{SEED}-stream-{hint.__name__}-{fmt}")
     for _ in range(max(5, ROUNDS // 4)):
         msgs = [py.encode(rand_value(py.node, rng)) for _ in range(rng.randint(1, 12))]
         data = b"".join(msgs)

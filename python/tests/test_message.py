@@ -23,6 +23,8 @@ from bin_serializer.vectors import hint_from_descriptor
 
 FRAMED = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "framed"
 FORMATS = ["portable"] + (["native"] if sys.byteorder == "little" else [])
+if (FRAMED / "compact").is_dir():  # written by the C++ generator once it has the compact format
+    FORMATS.append("compact")
 
 
 def _load(fmt: str, name: str):

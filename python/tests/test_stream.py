@@ -116,7 +116,8 @@ class _OnlyEmpty:
 
 
 ZERO_SIZE = [(h, f) for h in (Monostate, Array[u32, 0], tuple[()], tuple[Monostate, Array[_Empty, 0]])
-             for f in ("portable", "native")] + [(_Empty, "portable"), (_OnlyEmpty, "portable")]
+             for f in ("portable", "native", "compact")] + [(_Empty, "portable"), (_OnlyEmpty, "portable"),
+                                                          (_OnlyEmpty, "compact")]
 
 
 @pytest.mark.parametrize("hint,fmt", ZERO_SIZE)

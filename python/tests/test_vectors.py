@@ -3,7 +3,8 @@
 For each vector: decode the .bin per its schema, compare with the JSON value,
 re-encode and require identical bytes, encode the JSON value itself, and check
 that every truncation raises DecodeError. Set BIN_SERIALIZER_VECTORS to read
-another directory (with portable/ and native/ below it)."""
+another directory (with portable/, native/ and compact/ below it; a format
+whose directory does not exist is skipped)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from bin_serializer.vectors import check_vector, hint_from_descriptor, load_vect
 
 REPO = Path(__file__).resolve().parents[2]
 ROOT = Path(os.environ.get("BIN_SERIALIZER_VECTORS", REPO / "spec" / "vectors"))
+FORMATS = ("portable", "native", "compact")
 
 
 def _collect():
@@ -25,7 +27,7 @@ def _collect():
     if not ROOT.is_dir():
         return [pytest.param(None, marks=pytest.mark.skip(
             reason=f"no golden vectors: {ROOT} does not exist (the C++ generator writes spec/vectors/)"))]
-    for fmt in ("portable", "native"):
+    for fmt in FORMATS:
         d = ROOT / fmt
         if not d.is_dir():
             continue
@@ -45,7 +47,7 @@ VECTORS = _collect()
 
 @pytest.mark.parametrize("vec", VECTORS)
 def test_vector_round_trip(vec):
-    assert vec.format in ("portable", "native")
+    assert vec.format in FORMATS
     check_vector(vec)
 
 
