@@ -61,6 +61,16 @@ public:
 
   BIN_SERIALIZER_INLINE bool reserve(std::size_t) noexcept { return true; }
 
+  // A leaf the format encodes in place (format/format.hpp, put_scalar): the
+  // message's exact size was reserved, so it fits whatever its length.
+  template <std::size_t Max, class Store>
+  BIN_SERIALIZER_INLINE bool store_at(Store&& store) noexcept {
+    std::byte* end = store(cur_);
+    check(static_cast<std::size_t>(end - cur_));
+    cur_ = end;
+    return true;
+  }
+
   // The next n bytes, never null: the room was reserved for the message.
   BIN_SERIALIZER_INLINE std::byte* claim(std::size_t n) noexcept {
     check(n);

@@ -58,6 +58,21 @@ public:
     return put_length<format_of<Opts>>(*this, n);
   }
 
+  // A leaf the format encodes in place (format/format.hpp, put_scalar), at
+  // most Max bytes: stored at the cursor when that much room is left, else
+  // encoded aside and appended (which grows the buffer or fails), so a leaf
+  // shorter than its maximum still fits the last bytes of a fixed buffer.
+  template <std::size_t Max, class Store>
+  BIN_SERIALIZER_INLINE bool store_at(Store&& store) noexcept {
+    if (Max <= static_cast<std::size_t>(end_ - cur_)) [[likely]] {
+      cur_ = store(cur_);
+      return true;
+    }
+    std::byte tmp[Max];
+    const std::byte* end = store(tmp);
+    return write_bytes(tmp, static_cast<std::size_t>(end - tmp));
+  }
+
   // Makes room for n more bytes now, so a codec that knows its total size
   // (a string, a vector of scalars) grows the buffer at most once.
   BIN_SERIALIZER_INLINE bool reserve(std::size_t n) noexcept {

@@ -70,21 +70,34 @@ template <auto Opts>
 using format_of = format_policy<Opts.format>;
 
 // A length or count prefix through any writer (write_length of the library's
-// writers): encoded on the stack, then one write_bytes, which for a fixed-size
-// prefix is one store.
+// writers). A writer with direct access (store_at) has the format encode in
+// place, after making room for the longest encoding; any other gets it
+// encoded on the stack, then one write_bytes.
 template <class F, class W>
 BIN_SERIALIZER_INLINE bool put_length(W& w, std::size_t n) noexcept {
-  std::byte tmp[F::length_max];
-  const std::byte* end = F::store_length(tmp, n);
-  return w.write_bytes(tmp, static_cast<std::size_t>(end - tmp));
+  if constexpr (requires { w.template store_at<F::length_max>([](std::byte* p) { return p; }); }) {
+    return w.template store_at<F::length_max>([n](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE {
+      return F::store_length(p, n);
+    });
+  } else {
+    std::byte tmp[F::length_max];
+    const std::byte* end = F::store_length(tmp, n);
+    return w.write_bytes(tmp, static_cast<std::size_t>(end - tmp));
+  }
 }
 
 // A scalar through any writer, the same way.
 template <class F, class W, class T>
 BIN_SERIALIZER_INLINE bool put_scalar(W& w, T v) noexcept {
-  std::byte tmp[F::template scalar_max<T>];
-  const std::byte* end = F::store_scalar(tmp, v);
-  return w.write_bytes(tmp, static_cast<std::size_t>(end - tmp));
+  if constexpr (requires { w.template store_at<1>([](std::byte* p) { return p; }); }) {
+    return w.template store_at<F::template scalar_max<T>>([v](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE {
+      return F::store_scalar(p, v);
+    });
+  } else {
+    std::byte tmp[F::template scalar_max<T>];
+    const std::byte* end = F::store_scalar(tmp, v);
+    return w.write_bytes(tmp, static_cast<std::size_t>(end - tmp));
+  }
 }
 
 } // namespace detail

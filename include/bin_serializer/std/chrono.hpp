@@ -41,8 +41,8 @@ struct codec<std::chrono::duration<Rep, Period>> {
     return true;
   }
   template <options Opts>
-  static constexpr std::size_t size(const duration&) noexcept {
-    return detail::max_size_of<Opts, Rep>();
+  static constexpr std::size_t size(const duration& d) noexcept {
+    return detail::size_of<Opts>(d.count()); // the count's size in this format
   }
   template <options Opts>
   static constexpr std::size_t max_size = detail::max_size_of<Opts, Rep>();
@@ -72,8 +72,8 @@ struct codec<std::chrono::time_point<Clock, Duration>> {
     return true;
   }
   template <options Opts>
-  static constexpr std::size_t size(const time_point&) noexcept {
-    return codec<Duration>::template max_size<Opts>;
+  static constexpr std::size_t size(const time_point& t) noexcept {
+    return codec<Duration>::template size<Opts>(t.time_since_epoch());
   }
   template <options Opts>
   static constexpr std::size_t max_size = codec<Duration>::template max_size<Opts>;
