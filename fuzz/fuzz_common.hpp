@@ -2,7 +2,8 @@
 //
 // Every target is a round-trip fuzzer. For each type T it tests, the input is
 // decoded as T (fuzz::roundtrip<Opts>), in each of the modes of roundtrip_all
-// (default options, `untrusted`, portable format with the untrusted checks),
+// (default options, `untrusted`, portable and compact formats with the
+// untrusted checks),
 // and then:
 //
 //   on failure   deserialize returned false, the read position did not move,
@@ -262,6 +263,10 @@ bool roundtrip(input in, const T& sample, const checks& c = {}) {
 // input).
 inline constexpr bs::options portable_untrusted{.format = bs::wire_format::portable,
                                                 .check_trivial_members = true};
+// The compact format, the same way: its varints have one encoding per value,
+// so a decoded value re-encodes to exactly the bytes it came from.
+inline constexpr bs::options compact_untrusted{.format = bs::wire_format::compact,
+                                               .check_trivial_members = true};
 
 // The portable format has no padding on the wire: where the native format's
 // re-encoding may differ from the input in padding bytes, the portable one
@@ -286,6 +291,7 @@ template <class T>
 void roundtrip_all(input in, const T& sample, const checks& c = {}) {
   roundtrip_native_modes(in, sample, c);
   (void)roundtrip<portable_untrusted>(in, sample, for_portable(c));
+  (void)roundtrip<compact_untrusted>(in, sample, for_portable(c));
 }
 
 } // namespace fuzz

@@ -56,5 +56,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   constexpr auto portable_untrusted =
       bs::options{.format = bs::wire_format::portable, .check_trivial_members = true};
   all_readers<portable_untrusted>(in);
+  all_readers<fuzz::compact_untrusted>(in);
   return 0;
 }

@@ -35,6 +35,7 @@ void sequence(fuzz::input in, const Seq& sample) {
   same_as_vector<bs::native>(in, sample);
   same_as_vector<bs::untrusted>(in, sample);
   same_as_vector<fuzz::portable_untrusted>(in, sample);
+  same_as_vector<fuzz::compact_untrusted>(in, sample);
 }
 
 } // namespace

@@ -101,6 +101,7 @@ void check_both(fuzz::input in, const C& sample) {
   check_container<bs::native, C, Unique>(in, sample);
   check_container<bs::untrusted, C, Unique>(in, sample);
   check_container<fuzz::portable_untrusted, C, Unique>(in, sample);
+  check_container<fuzz::compact_untrusted, C, Unique>(in, sample);
 }
 
 } // namespace

@@ -112,6 +112,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   constexpr auto portable_untrusted =
       bs::options{.format = bs::wire_format::portable, .check_trivial_members = true};
   all<portable_untrusted>(in);
+  all<fuzz::compact_untrusted>(in);
   // A skip_message loop over the same bytes.
   bs::BufferView view(in);
   while (bs::skip_message(view)) {

@@ -364,6 +364,8 @@ void message_corpus() {
       cat({head(frame<bs::native>(workloads::make_tick(5)), bs::message_header_size),
            enc_tick(workloads::make_tick(5))}));
   put(t, "valid_profile_v3_portable", frame<bs::portable>(workloads::make_profile_v3()));
+  put(t, "valid_person_compact", frame<bs::compact>(workloads::make_person()));
+  put(t, "valid_profile_v3_compact", frame<bs::compact>(workloads::make_profile_v3()));
   put(t, "valid_profile_v1_native", frame<bs::native>(workloads::make_profile_v1()));
   put(t, "valid_stream_portable",
       cat({person, frame<bs::portable>(std::vector<std::string>{"x", "yz"}),

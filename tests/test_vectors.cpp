@@ -2,10 +2,11 @@
 //
 // For every case of spec/vector_cases.hpp (values built here, not read from
 // the generator's output):
-//   Json             both <NAME>.json files are what the case describes
+//   Json             every <NAME>.json file is what the case describes
 //   Portable         serialize<portable>(value) == portable/<NAME>.bin, and
 //                    that file decodes to an equal value (every host: this is
 //                    the cross-architecture and cross-language check)
+//   Compact          the same with compact/<NAME>.bin (every host)
 //   NativeBytes      the same with native/<NAME>.bin (little-endian LP64
 //                    libstdc++ hosts only: the native vectors are x86-64 bytes)
 //   NativeRoundTrip  native serialize + deserialize gives an equal value (every host)
@@ -108,7 +109,7 @@ class Vector : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Vector, Json) {
   with_case(GetParam(), [&](const auto& value) {
-    for (const std::string_view format : {"portable", "native"}) {
+    for (const std::string_view format : {"portable", "compact", "native"}) {
       std::string file;
       const std::string path = vector_path(format, GetParam(), ".json");
       ASSERT_TRUE(read_file(path, file)) << "cannot read " << path;
@@ -119,6 +120,8 @@ TEST_P(Vector, Json) {
 }
 
 TEST_P(Vector, Portable) { check_file<bs::portable>("portable", GetParam()); }
+
+TEST_P(Vector, Compact) { check_file<bs::compact>("compact", GetParam()); }
 
 TEST_P(Vector, NativeBytes) {
   if constexpr (!vector_cases::native_vectors_apply) {

@@ -1,6 +1,6 @@
 // Writes the golden vectors: spec/vectors/<format>/<NAME>.bin and <NAME>.json
-// for every case of spec/vector_cases.hpp, in the portable and the native
-// format.
+// for every case of spec/vector_cases.hpp, in the portable, compact and
+// native formats.
 //
 //   make_vectors [--check] [DIR]
 //
@@ -10,7 +10,8 @@
 // exits with status 1 if there is one.
 //
 // The native vectors are defined for a little-endian LP64 host with libstdc++
-// (x86-64 Linux); elsewhere only the portable ones are written (or checked).
+// (x86-64 Linux); elsewhere only the portable and compact ones are written
+// (or checked).
 #include "spec/vector_cases.hpp"
 
 #include <bit>
@@ -197,7 +198,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::vector<std::string_view> formats{"portable"};
+  std::vector<std::string_view> formats{"portable", "compact"};
   if (native_host)
     formats.push_back("native");
   else
@@ -222,9 +223,11 @@ int main(int argc, char** argv) {
   vector_cases::for_each_case([&](std::string_view name, const auto& value) {
     ++cases;
     run.one<bs::portable>("portable", name, value);
+    run.one<bs::compact>("compact", name, value);
     if constexpr (native_host) run.one<bs::native>("native", name, value);
   });
   framed_cases<bs::portable>(run, "portable");
+  framed_cases<bs::compact>(run, "compact");
   if constexpr (native_host) framed_cases<bs::native>(run, "native");
   for (const std::string_view format : formats) run.stale(format);
   for (const std::string_view format : formats) run.stale("framed/" + std::string(format));

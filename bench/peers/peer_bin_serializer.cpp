@@ -47,6 +47,9 @@ struct bs_trusted : bs_adapter<T, bin_serializer::trusted> {
 template <class T>
 struct bs_portable : bs_adapter<T, bin_serializer::portable, bin_serializer::portable> {};
 
+template <class T>
+struct bs_compact : bs_adapter<T, bin_serializer::compact, bin_serializer::compact> {};
+
 // ---- zero-copy views: decode + traverse ----
 
 namespace wl = workloads;
@@ -89,6 +92,7 @@ void add_both() {
   add_cell<W, bs_native<typename W::value_type>>("bin_serializer");
   add_cell<W, bs_trusted<typename W::value_type>>("bin_serializer_trusted");
   add_cell<W, bs_portable<typename W::value_type>>("bin_serializer_portable");
+  add_cell<W, bs_compact<typename W::value_type>>("bin_serializer_compact");
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "format.hpp"
 #include "native.hpp"
 #include "portable.hpp"
+#include "compact.hpp"
 
 namespace bin_serializer::detail {
 
@@ -27,6 +28,7 @@ struct format_list {
 };
 
 using all_formats = format_list<format_policy<wire_format::native>,
-                                format_policy<wire_format::portable>>;
+                                format_policy<wire_format::portable>,
+                                format_policy<wire_format::compact>>;
 
 } // namespace bin_serializer::detail

@@ -45,6 +45,7 @@ namespace bin_serializer {
 enum class wire_format : std::uint8_t {
   native = 0,   // format/native.hpp
   portable = 1, // format/portable.hpp
+  compact = 2,  // format/compact.hpp
 };
 
 template <wire_format F>

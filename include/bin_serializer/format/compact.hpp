@@ -1,0 +1,225 @@
+// The compact format: the portable format with variable-length integers, for
+// bytes on a slow link or in bulk storage (docs/wire-format.md section 12).
+//
+//   lengths and counts      unsigned LEB128 varint (1 to 10 bytes)
+//   16-, 32-, 64-bit ints   unsigned LEB128 varint; signed ones zigzag-encoded
+//   and enums over them     first (0, -1, 1, -2 -> 0, 1, 2, 3); at most 3, 5
+//                           or 10 bytes
+//   everything else         as portable: 8-bit integers, bool, characters,
+//                           IEEE floats little-endian; the evolvable prefix
+//                           fields fixed uint32s (they are back-patched)
+//
+// Each value has exactly one encoding. Decoding refuses, with invalid_value at
+// the varint's first byte, a varint longer than its type allows, one whose
+// last byte carries bits beyond the type's width, and one that is not the
+// shortest (a last byte of 0x00 after a continuation).
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include "../config.hpp"
+#include "../error.hpp"
+#include "../options.hpp"
+#include "format.hpp"
+#include "portable.hpp"
+
+namespace bin_serializer {
+
+namespace detail::leb128 {
+
+// Integers (and enums over them) of 16 bits and more; not characters.
+template <class T>
+consteval bool is_varint() {
+  if constexpr (std::is_enum_v<T>)
+    return is_varint<std::underlying_type_t<T>>();
+  else
+    return std::is_integral_v<T> && sizeof(T) >= 2 && !std::is_same_v<T, char16_t> &&
+           !std::is_same_v<T, char32_t> && !std::is_same_v<T, wchar_t>;
+}
+
+template <class T>
+using integer_of = std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>,
+                                      std::type_identity<T>>::type;
+template <class T>
+using unsigned_of = std::make_unsigned_t<integer_of<T>>;
+
+// Most bytes a varint of U may take: ceil(bits / 7).
+template <class U>
+inline constexpr std::size_t max_bytes = (sizeof(U) * 8 + 6) / 7;
+
+// Bytes a leaf T occupies: fewest and most.
+template <class T>
+consteval std::size_t min_size() {
+  if constexpr (is_varint<T>()) return 1;
+  else return sizeof(T);
+}
+template <class T>
+consteval std::size_t max_size() {
+  if constexpr (is_varint<T>()) return max_bytes<std::make_unsigned_t<integer_of<T>>>;
+  else return sizeof(T);
+}
+
+BIN_SERIALIZER_INLINE constexpr std::size_t size(std::uint64_t u) noexcept {
+  return 1 + static_cast<std::size_t>(std::bit_width(u | 1) - 1) / 7;
+}
+
+// Exactly size(u) bytes.
+BIN_SERIALIZER_INLINE std::byte* store(std::byte* p, std::uint64_t u) noexcept {
+  while (u >= 0x80) {
+    *p++ = static_cast<std::byte>(u | 0x80);
+    u >>= 7;
+  }
+  *p++ = static_cast<std::byte>(u);
+  return p;
+}
+
+// Zigzag for signed integers, identity for unsigned ones.
+template <class T>
+BIN_SERIALIZER_INLINE constexpr unsigned_of<T> to_unsigned(T v) noexcept {
+  using I = integer_of<T>;
+  using U = unsigned_of<T>;
+  const I i = static_cast<I>(v);
+  if constexpr (std::is_signed_v<I>)
+    return static_cast<U>(static_cast<U>(static_cast<U>(i) << 1) ^
+                          static_cast<U>(i >> (sizeof(I) * 8 - 1)));
+  else
+    return static_cast<U>(i);
+}
+template <class T>
+BIN_SERIALIZER_INLINE constexpr T from_unsigned(unsigned_of<T> u) noexcept {
+  using I = integer_of<T>;
+  using U = unsigned_of<T>;
+  if constexpr (std::is_signed_v<I>)
+    return static_cast<T>(static_cast<I>(static_cast<U>(u >> 1) ^ static_cast<U>(U{0} - (u & 1U))));
+  else
+    return static_cast<T>(u);
+}
+
+// Is a varint of `n` bytes ending in `last` the one encoding of a U?
+template <class U>
+BIN_SERIALIZER_INLINE constexpr bool canonical(std::size_t n, unsigned last) noexcept {
+  constexpr std::size_t spare = sizeof(U) * 8 - 7 * (max_bytes<U> - 1); // bits in the last byte
+  if (n > 1 && last == 0) return false;                                  // not the shortest
+  return n < max_bytes<U> || (last >> spare) == 0;                       // within U's width
+}
+
+// Reads one varint of U. Failures: truncated (or limit_exceeded past
+// max_total_bytes) as the reader reports running out, invalid_value at the
+// first byte for a varint that is too long, out of range or not the shortest.
+template <class U, class R>
+BIN_SERIALIZER_INLINE bool load(R& r, U& out) noexcept {
+  const std::size_t at = r.position();
+  if constexpr (R::contiguous) {
+    const std::byte* p = r.take(0);
+    const std::size_t avail = r.remaining();
+    if (avail != 0 && static_cast<unsigned>(p[0]) < 0x80) [[likely]] {
+      out = static_cast<U>(p[0]);
+      (void)r.take(1);
+      return true;
+    }
+    const std::size_t limit = avail < max_bytes<U> ? avail : max_bytes<U>;
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < limit; ++i) {
+      const auto b = static_cast<unsigned>(p[i]);
+      v |= static_cast<std::uint64_t>(b & 0x7FU) << (7 * i);
+      if (b < 0x80) {
+        if (!canonical<U>(i + 1, b)) [[unlikely]]
+          return r.fail(errc::invalid_value, at);
+        (void)r.take(i + 1);
+        out = static_cast<U>(v);
+        return true;
+      }
+    }
+    if (limit == max_bytes<U>) [[unlikely]]
+      return r.fail(errc::invalid_value, at); // still continuing at the last byte U allows
+    (void)r.take(avail + 1); // ends inside the varint: the reader reports why, at `at`
+    return false;
+  } else {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < max_bytes<U>; ++i) {
+      unsigned char b = 0;
+      if (!r.read_bytes(&b, 1)) return false;
+      v |= static_cast<std::uint64_t>(b & 0x7FU) << (7 * i);
+      if (b < 0x80) {
+        if (!canonical<U>(i + 1, b)) [[unlikely]]
+          return r.fail(errc::invalid_value, at);
+        out = static_cast<U>(v);
+        return true;
+      }
+    }
+    return r.fail(errc::invalid_value, at);
+  }
+}
+
+} // namespace detail::leb128
+
+template <>
+struct format_policy<wire_format::compact> : format_policy<wire_format::portable> {
+private:
+  using portable = format_policy<wire_format::portable>;
+  template <class T>
+  static constexpr bool varint = detail::leb128::is_varint<T>();
+
+public:
+  static constexpr wire_format id = wire_format::compact;
+  static constexpr std::string_view name = "compact";
+  // host_layout, refuses and the evolvable prefix: as portable.
+
+  template <class T>
+  static constexpr bool object_bytes_scalar = !varint<T> && portable::object_bytes_scalar<T>;
+  template <class T>
+  static constexpr bool little_endian_scalar = !varint<T>;
+
+  template <class T>
+  static constexpr std::size_t scalar_min = detail::leb128::min_size<T>();
+  template <class T>
+  static constexpr std::size_t scalar_max = detail::leb128::max_size<T>();
+
+  template <class T>
+  BIN_SERIALIZER_INLINE static constexpr std::size_t scalar_size(const T& v) noexcept {
+    if constexpr (varint<T>)
+      return detail::leb128::size(detail::leb128::to_unsigned(v));
+    else
+      return sizeof(T);
+  }
+  template <class T>
+  BIN_SERIALIZER_INLINE static std::byte* store_scalar(std::byte* p, T v) noexcept {
+    if constexpr (varint<T>)
+      return detail::leb128::store(p, detail::leb128::to_unsigned(v));
+    else
+      return portable::store_scalar(p, v);
+  }
+  template <class R, class T>
+  BIN_SERIALIZER_INLINE static bool load_scalar(R& r, T& v) noexcept {
+    if constexpr (varint<T>) {
+      detail::leb128::unsigned_of<T> u{};
+      if (!detail::leb128::load(r, u)) return false;
+      v = detail::leb128::from_unsigned<T>(u);
+      return true;
+    } else {
+      return portable::load_scalar(r, v);
+    }
+  }
+
+  static constexpr std::size_t length_min = 1;
+  static constexpr std::size_t length_max = detail::leb128::max_bytes<std::uint64_t>;
+  BIN_SERIALIZER_INLINE static constexpr std::size_t length_size(std::size_t n) noexcept {
+    return detail::leb128::size(n);
+  }
+  BIN_SERIALIZER_INLINE static std::byte* store_length(std::byte* p, std::size_t n) noexcept {
+    return detail::leb128::store(p, n);
+  }
+  template <class R>
+  BIN_SERIALIZER_INLINE static bool load_length(R& r, std::uint64_t& v) noexcept {
+    return detail::leb128::load(r, v);
+  }
+};
+
+// Preset: the compact format with the default limits and checks.
+inline constexpr options compact{.format = wire_format::compact};
+
+} // namespace bin_serializer

@@ -1,0 +1,371 @@
+// The compact format (format/compact.hpp, docs/wire-format.md section 12):
+// golden bytes for every leaf it changes, the refusals of its varints, the
+// size protocol, and round trips of the workloads through every reader and
+// writer. What compact shares with portable (floats, bools, 8-bit integers,
+// containers, optional, bitset) is checked here only where a varint meets it.
+#include "std_codec_test_support.hpp"
+
+#include <bin_serializer/bin_serializer.hpp>
+#include <bin_serializer/message.hpp>
+#include <bin_serializer/schema_hash.hpp>
+
+#include <workloads/car.hpp>
+#include <workloads/evolving.hpp>
+#include <workloads/monster.hpp>
+#include <workloads/person.hpp>
+#include <workloads/tick.hpp>
+
+#include <array>
+#include <bitset>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace compact_test {
+
+enum class Wide : std::int32_t { minus_two = -2, one = 1, big = 300 };
+enum class Narrow : std::uint8_t { a = 1, b = 200 };
+enum class Ranged : std::uint16_t { low = 1, high = 3 };
+
+struct Mixed {
+  std::uint8_t small = 0;
+  std::int16_t delta = 0;
+  std::uint64_t big = 0;
+  float ratio = 0;
+  bool flag = false;
+  Wide wide = Wide::one;
+  bool operator==(const Mixed&) const = default;
+};
+
+// Only 1-byte leaves and floats: still one block in compact.
+struct Packed {
+  std::uint8_t a = 0;
+  std::int8_t b = 0;
+  char c = 0;
+  bool d = false;
+  float e = 0;
+  bool operator==(const Packed&) const = default;
+};
+
+// A user codec: written by the checked writer (no presizing), so its varints
+// go through contiguous_writer::store_at.
+struct Money {
+  std::int64_t cents = 0;
+  bool operator==(const Money&) const = default;
+};
+
+} // namespace compact_test
+
+template <>
+struct bin_serializer::codec<compact_test::Money> {
+  static constexpr std::uint64_t schema_id = 0x6d6f6e6579;
+  template <class W> static bool write(W& w, const compact_test::Money& m) { return serialize_field(w, m.cents); }
+  template <class R> static bool read(R& r, compact_test::Money& m) { return deserialize_field(r, m.cents); }
+};
+
+template <>
+struct bin_serializer::enum_range<compact_test::Ranged> {
+  static constexpr auto min = compact_test::Ranged::low;
+  static constexpr auto max = compact_test::Ranged::high;
+};
+
+namespace {
+
+using namespace bin_serializer;
+using namespace std_codec_test;
+using compact_test::Mixed;
+using compact_test::Narrow;
+using compact_test::Packed;
+using compact_test::Ranged;
+using compact_test::Wide;
+
+// ---- classification: which leaves are varints ------------------------------
+
+using F = detail::format_of<compact>;
+static_assert(F::scalar_max<std::uint16_t> == 3 && F::scalar_max<std::int16_t> == 3);
+static_assert(F::scalar_max<std::uint32_t> == 5 && F::scalar_max<std::int32_t> == 5);
+static_assert(F::scalar_max<std::uint64_t> == 10 && F::scalar_max<std::int64_t> == 10);
+static_assert(F::scalar_max<std::uint8_t> == 1 && F::scalar_max<bool> == 1);
+static_assert(F::scalar_max<char16_t> == 2 && F::scalar_max<char32_t> == 4); // characters stay fixed
+static_assert(F::scalar_max<float> == 4 && F::scalar_max<double> == 8);
+static_assert(F::scalar_max<Wide> == 5 && F::scalar_max<Narrow> == 1);
+static_assert(F::length_min == 1 && F::length_max == 10);
+
+static_assert(max_serialized_size_v<Mixed, compact> == 1 + 3 + 10 + 4 + 1 + 5);
+static_assert(max_serialized_size_v<std::uint32_t, compact> == 5);
+static_assert(max_serialized_size_v<Packed, compact> == sizeof(Packed));
+static_assert(max_serialized_size_v<std::variant<std::uint8_t, std::int64_t>, compact> == 5 + 10);
+static_assert(!Serializable<wchar_t, compact> && !Serializable<long double, compact>);
+static_assert(Serializable<workloads::Car, compact>);
+static_assert(detail::category_of<compact, Packed>() == detail::category::bulk);
+static_assert(detail::category_of<compact, std::uint32_t>() == detail::category::scalar);
+
+// ---- golden bytes ----------------------------------------------------------
+
+TEST(CompactGolden, UnsignedVarints) {
+  EXPECT_EQ(hex_of<compact>(std::uint16_t{0}), "00");
+  EXPECT_EQ(hex_of<compact>(std::uint16_t{127}), "7f");
+  EXPECT_EQ(hex_of<compact>(std::uint16_t{128}), "8001");
+  EXPECT_EQ(hex_of<compact>(std::uint16_t{16383}), "ff7f");
+  EXPECT_EQ(hex_of<compact>(std::uint16_t{16384}), "808001");
+  EXPECT_EQ(hex_of<compact>(std::uint16_t{65535}), "ffff03");
+  EXPECT_EQ(hex_of<compact>(std::uint32_t{300}), "ac02");
+  EXPECT_EQ(hex_of<compact>(std::numeric_limits<std::uint32_t>::max()), "ffffffff0f");
+  EXPECT_EQ(hex_of<compact>(std::numeric_limits<std::uint64_t>::max()), "ffffffffffffffffff01");
+  EXPECT_EQ(hex_of<compact>(std::uint64_t{1} << 63), "80808080808080808001");
+}
+
+TEST(CompactGolden, SignedVarintsAreZigzag) {
+  EXPECT_EQ(hex_of<compact>(std::int32_t{0}), "00");
+  EXPECT_EQ(hex_of<compact>(std::int32_t{-1}), "01");
+  EXPECT_EQ(hex_of<compact>(std::int32_t{1}), "02");
+  EXPECT_EQ(hex_of<compact>(std::int32_t{-2}), "03");
+  EXPECT_EQ(hex_of<compact>(std::int32_t{-64}), "7f");
+  EXPECT_EQ(hex_of<compact>(std::int32_t{64}), "8001");
+  EXPECT_EQ(hex_of<compact>(std::numeric_limits<std::int16_t>::min()), "ffff03");
+  EXPECT_EQ(hex_of<compact>(std::numeric_limits<std::int16_t>::max()), "feff03");
+  EXPECT_EQ(hex_of<compact>(std::numeric_limits<std::int32_t>::min()), "ffffffff0f");
+  EXPECT_EQ(hex_of<compact>(std::numeric_limits<std::int64_t>::min()), "ffffffffffffffffff01");
+  EXPECT_EQ(hex_of<compact>(std::numeric_limits<std::int64_t>::max()), "feffffffffffffffff01");
+}
+
+TEST(CompactGolden, LeavesKeptFromPortable) {
+  EXPECT_EQ(hex_of<compact>(std::uint8_t{200}), "c8");
+  EXPECT_EQ(hex_of<compact>(std::int8_t{-1}), "ff");
+  EXPECT_EQ(hex_of<compact>(true), "01");
+  EXPECT_EQ(hex_of<compact>(1.0f), "0000803f");
+  EXPECT_EQ(hex_of<compact>(0.1), "9a9999999999b93f");
+  EXPECT_EQ(hex_of<compact>(char16_t{0x20ac}), "ac20");
+  EXPECT_EQ(hex_of<compact>(std::bitset<10>{0x201}), "0102");
+}
+
+TEST(CompactGolden, EnumsFollowTheirUnderlyingType) {
+  EXPECT_EQ(hex_of<compact>(Wide::minus_two), "03");
+  EXPECT_EQ(hex_of<compact>(Wide::big), "d804");
+  EXPECT_EQ(hex_of<compact>(Narrow::b), "c8");
+  EXPECT_EQ(hex_of<compact>(Ranged::high), "03");
+}
+
+TEST(CompactGolden, LengthsAndCountsAreVarints) {
+  EXPECT_EQ(hex_of<compact>(std::string{}), "00");
+  EXPECT_EQ(hex_of<compact>(std::string{"hi"}), "026869");
+  EXPECT_EQ(hex_of<compact>(std::string(200, 'x')).substr(0, 6), "c80178");
+  EXPECT_EQ(hex_of<compact>(std::u16string{u"\u20ac"}), "01ac20");
+  EXPECT_EQ(hex_of<compact>(std::vector<std::uint32_t>{1, 300}), "0201ac02");
+  EXPECT_EQ(hex_of<compact>(std::vector<std::uint8_t>{1, 2}), "020102");
+  EXPECT_EQ(hex_of<compact>(std::vector<bool>{true, false}), "020100");
+  EXPECT_EQ(hex_of<compact>(std::map<std::uint16_t, std::string>{{1, "a"}, {500, ""}}),
+            "02" "01" "0161" "f403" "00");
+}
+
+TEST(CompactGolden, StdFamilies) {
+  EXPECT_EQ(hex_of<compact>(std::optional<std::int32_t>{5}), "010a");
+  EXPECT_EQ(hex_of<compact>(std::optional<std::int32_t>{}), "00");
+  EXPECT_EQ(hex_of<compact>(std::variant<std::monostate, std::int32_t>{std::int32_t{-2}}), "0103");
+  EXPECT_EQ(hex_of<compact>(std::pair<std::uint8_t, std::uint16_t>{7, 1000}), "07e807");
+  EXPECT_EQ(hex_of<compact>(std::array<std::uint32_t, 3>{0, 127, 128}), "007f8001");
+  EXPECT_EQ(hex_of<compact>(std::chrono::milliseconds{-1500}), "b717");
+  EXPECT_EQ(hex_of<compact>(std::chrono::duration<double>{1.0}), "000000000000f03f");
+}
+
+TEST(CompactGolden, StructsFieldByField) {
+  const Mixed m{.small = 1, .delta = -3, .big = 1'000'000, .ratio = 1.0f, .flag = true,
+                .wide = Wide::big};
+  EXPECT_EQ(hex_of<compact>(m), "01" "05" "c0843d" "0000803f" "01" "d804");
+  EXPECT_EQ(hex_of<compact>(Packed{.a = 1, .b = -1, .c = 'x', .d = true, .e = 1.0f}),
+            "01ff" "7801" "0000803f");
+}
+
+TEST(CompactGolden, Person) {
+  // name, id 25 (zigzag 50), email, three floats: 44 bytes where MessagePack
+  // needs 48 and the portable format 68.
+  const std::string hex = hex_of<compact>(workloads::make_person());
+  EXPECT_EQ(hex,
+            "08" "4a6f686e20446f65"
+            "32"
+            "14" "6a6f686e2e646f65406578616d706c652e636f6d"
+            "03" "66660640cdcc4c4000009040");
+  EXPECT_EQ(hex.size() / 2, 44u);
+  EXPECT_EQ(serialized_size<portable>(workloads::make_person()), 68u);
+}
+
+TEST(CompactGolden, TickIsSmallerThanPortable) {
+  const workloads::Tick t = workloads::make_tick(3);
+  // timestamp (9 bytes), symbol 3, quantity 103, price, side.
+  EXPECT_EQ(hex_of<compact>(t), "b897a8b1e39fe7cb17" "03" "67" "52b81e85eb015940" "01");
+  EXPECT_LT(serialized_size<compact>(t), serialized_size<portable>(t));
+}
+
+TEST(CompactGolden, EvolvablePrefixStaysFixed) {
+  // [u32 body length][u32 field count] little-endian, then compact fields.
+  const workloads::ProfileV1 p = workloads::make_profile_v1();
+  const std::vector<std::byte> bytes = expect_round_trip<compact>(p);
+  const std::string hex = to_hex(bytes);
+  EXPECT_EQ(hex.substr(0, 16), "0500000002000000");
+  EXPECT_EQ(hex.substr(16), "03416e6e" "02");
+}
+
+// ---- refusals ----------------------------------------------------------------
+
+TEST(CompactRefuses, VarintLongerThanItsType) {
+  expect_decode_error<std::uint16_t, compact>("ffff80", errc::invalid_value, 0);
+  expect_decode_error<std::uint32_t, compact>("ffffffff80", errc::invalid_value, 0);
+  expect_decode_error<std::uint64_t, compact>("ffffffffffffffffff81", errc::invalid_value, 0);
+  expect_decode_error<std::string, compact>("ffffffffffffffffff81", errc::invalid_value, 0);
+}
+
+TEST(CompactRefuses, ValueOutOfItsFieldsRange) {
+  expect_decode_error<std::uint16_t, compact>("808004", errc::invalid_value, 0);
+  expect_decode_error<std::int16_t, compact>("ffff07", errc::invalid_value, 0);
+  expect_decode_error<std::uint32_t, compact>("ffffffff1f", errc::invalid_value, 0);
+  expect_decode_error<std::uint64_t, compact>("ffffffffffffffffff02", errc::invalid_value, 0);
+  // The offset is the varint's first byte, after what decoded before it.
+  expect_decode_error<Mixed, compact>("01" "ffff07", errc::invalid_value, 1);
+}
+
+TEST(CompactRefuses, NonShortestEncoding) {
+  expect_decode_error<std::uint32_t, compact>("8000", errc::invalid_value, 0);
+  expect_decode_error<std::int64_t, compact>("818000", errc::invalid_value, 0);
+  expect_decode_error<std::vector<std::uint8_t>, compact>("8000", errc::invalid_value, 0);
+}
+
+TEST(CompactRefuses, InputEndingInsideAVarint) {
+  expect_decode_error<std::uint32_t, compact>("80", errc::truncated, 0);
+  expect_decode_error<std::uint64_t, compact>("ffffff", errc::truncated, 0);
+  expect_decode_error<std::string, compact>("", errc::truncated, 0);
+  expect_every_truncation_fails<workloads::Person, compact>(encode<compact>(workloads::make_person()));
+  expect_every_truncation_fails<Mixed, compact>(encode<compact>(Mixed{.big = ~0ULL}));
+}
+
+TEST(CompactRefuses, CountsAreCheckedBeforeAllocating) {
+  // 2^40 elements of at least one byte each: far more than the input holds.
+  expect_decode_error<std::vector<std::uint32_t>, compact>("8080808080200102", errc::truncated, 0);
+  constexpr options small{.format = wire_format::compact, .max_element_count = 2};
+  expect_decode_error<std::vector<std::uint32_t>, small>("03010203", errc::limit_exceeded, 0);
+  constexpr options short_strings{.format = wire_format::compact, .max_string_length = 1};
+  expect_decode_error<std::string, short_strings>("026869", errc::limit_exceeded, 0);
+}
+
+TEST(CompactRefuses, ValueChecksStillApply) {
+  expect_decode_error<bool, compact>("02", errc::invalid_value, 0);
+  expect_decode_error<Ranged, compact>("04", errc::invalid_value, 0);
+  expect_decode_error<Ranged, compact>("00", errc::invalid_value, 0);
+  expect_decode_error<std::variant<std::uint8_t, std::uint16_t>, compact>("0200", errc::invalid_value, 0);
+  expect_decode_error<std::optional<std::uint16_t>, compact>("0200", errc::invalid_value, 0);
+}
+
+TEST(CompactRefuses, FailedDecodeLeavesTheTargetUsable) {
+  // A varint rejected in the second field: the read position does not move.
+  const std::vector<std::byte> bytes = from_hex("01" "8000");
+  BufferView view(bytes);
+  std::pair<std::uint8_t, std::uint32_t> out{9, 9};
+  EXPECT_FALSE(deserialize<compact>(view, out));
+  EXPECT_EQ(view.read_position(), 0u);
+  EXPECT_EQ(view.last_error().offset, 1u);
+}
+
+// ---- round trips and sizes ---------------------------------------------------
+
+TEST(CompactRoundTrip, Boundaries) {
+  for (const std::uint64_t v : {0ULL, 1ULL, 127ULL, 128ULL, 16383ULL, 16384ULL, 0xFFFFFFFFULL,
+                                0x100000000ULL, ~0ULL}) {
+    SCOPED_TRACE(v);
+    expect_round_trip<compact>(v);
+    expect_round_trip<compact>(static_cast<std::uint32_t>(v));
+    expect_round_trip<compact>(static_cast<std::uint16_t>(v));
+    expect_round_trip<compact>(static_cast<std::int64_t>(v));
+    expect_round_trip<compact>(static_cast<std::int32_t>(v));
+    expect_round_trip<compact>(static_cast<std::int16_t>(v));
+  }
+}
+
+TEST(CompactRoundTrip, Workloads) {
+  expect_round_trip<compact>(workloads::make_person());
+  expect_round_trip<compact>(workloads::make_car_sequential(7));
+  expect_round_trip<compact>(workloads::make_tick(12345));
+  expect_round_trip<compact>(workloads::make_monsters(5));
+  expect_round_trip<compact>(workloads::make_profile_v3());
+  expect_round_trip<compact>(Mixed{.small = 255, .delta = -32768, .big = ~0ULL, .ratio = -0.0f,
+                                   .flag = true, .wide = Wide::minus_two});
+}
+
+TEST(CompactRoundTrip, EveryWorkloadIsSmallerThanPortable) {
+  EXPECT_LT(serialized_size<compact>(workloads::make_car_sequential(7)),
+            serialized_size<portable>(workloads::make_car_sequential(7)));
+  EXPECT_LT(serialized_size<compact>(workloads::make_monsters(50)),
+            serialized_size<portable>(workloads::make_monsters(50)));
+}
+
+TEST(CompactRoundTrip, FixedCapacityBufferFailsCleanly) {
+  // A buffer one byte short of the varint-sized message: buffer_full, nothing written.
+  const workloads::Person p = workloads::make_person();
+  FixedBuffer<43> small;
+  EXPECT_FALSE(serialize<compact>(small, p));
+  EXPECT_EQ(small.size(), 0u);
+  EXPECT_EQ(small.last_error().code, errc::buffer_full);
+  FixedBuffer<44> exact;
+  EXPECT_TRUE(serialize<compact>(exact, p));
+}
+
+TEST(CompactRoundTrip, ShortVarintFitsTheLastByteOfAFixedBuffer) {
+  // Room for 1 byte, while an int64 varint may take 10: the checked writer
+  // must still store the 1-byte encoding, and refuse a longer one cleanly.
+  FixedBuffer<1> one;
+  ASSERT_TRUE(serialize<compact>(one, compact_test::Money{-1}));
+  EXPECT_EQ(to_hex(one.bytes()), "01");
+  FixedBuffer<1> full;
+  EXPECT_FALSE(serialize<compact>(full, compact_test::Money{1000}));
+  EXPECT_EQ(full.size(), 0u);
+  EXPECT_EQ(full.last_error().code, errc::buffer_full);
+  expect_round_trip<compact>(compact_test::Money{-123456789});
+}
+
+// ---- framing and fingerprints ------------------------------------------------
+
+TEST(CompactMessage, HeaderCarriesFormatTwo) {
+  Buffer out;
+  ASSERT_TRUE(serialize_message<compact>(out, workloads::make_person()));
+  EXPECT_EQ(static_cast<unsigned>(out.bytes()[5]), 2u);
+  message_header h;
+  BufferView view(out.bytes());
+  ASSERT_TRUE(read_message_header(view, h));
+  EXPECT_EQ(h.format, wire_format::compact);
+  EXPECT_TRUE((message_is<workloads::Person, compact>(h)));
+  EXPECT_FALSE((message_is<workloads::Person, portable>(h)));
+
+  BufferView again(out.bytes());
+  workloads::Person back;
+  ASSERT_TRUE(deserialize_message<compact>(again, back));
+  EXPECT_EQ(back, workloads::make_person());
+
+  // Read as portable: refused by the fingerprint, nothing consumed.
+  BufferView wrong(out.bytes());
+  EXPECT_FALSE(deserialize_message<portable>(wrong, back));
+  EXPECT_EQ(wrong.read_position(), 0u);
+}
+
+TEST(CompactMessage, BigEndianFlagIsRefused) {
+  Buffer out;
+  ASSERT_TRUE(serialize_message<compact>(out, std::uint32_t{7}));
+  std::vector<std::byte> bytes = to_vector(out.bytes());
+  bytes[6] = std::byte{1}; // flags bit 0: only a native writer may set it
+  BufferView view(bytes);
+  std::uint32_t v = 0;
+  EXPECT_FALSE(deserialize_message<compact>(view, v));
+  EXPECT_EQ(view.last_error().code, errc::bad_header);
+}
+
+TEST(CompactSchemaHash, DiffersOnlyByFormat) {
+  EXPECT_NE((schema_hash_v<workloads::Person, compact>), (schema_hash_v<workloads::Person, portable>));
+  EXPECT_NE((schema_hash_v<workloads::Person, compact>), (schema_hash_v<workloads::Person>));
+  // Limits do not change the bytes, so not the fingerprint either.
+  constexpr options limited{.format = wire_format::compact, .max_string_length = 5};
+  EXPECT_EQ((schema_hash_v<workloads::Person, limited>), (schema_hash_v<workloads::Person, compact>));
+}
+
+} // namespace
