@@ -71,12 +71,14 @@ template <auto Opts>
 using format_of = format_policy<Opts.format>;
 
 // A length or count prefix through any writer (write_length of the library's
-// writers). A writer with direct access (store_at) has the format encode in
-// place, after making room for the longest encoding; any other gets it
-// encoded on the stack, then one write_bytes.
+// writers). A variable-length encoding is stored in place by a writer with
+// direct access (store_at), after making room for the longest one; anything
+// else is encoded on the stack, then one write_bytes (for a fixed-size leaf
+// that is one store).
 template <class F, class W>
 BIN_SERIALIZER_INLINE bool put_length(W& w, std::size_t n) noexcept {
-  if constexpr (requires { w.template store_at<F::length_max>([](std::byte* p) { return p; }); }) {
+  if constexpr (F::length_min != F::length_max &&
+                requires { w.template store_at<F::length_max>([](std::byte* p) { return p; }); }) {
     return w.template store_at<F::length_max>([n](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE {
       return F::store_length(p, n);
     });
@@ -90,7 +92,8 @@ BIN_SERIALIZER_INLINE bool put_length(W& w, std::size_t n) noexcept {
 // A scalar through any writer, the same way.
 template <class F, class W, class T>
 BIN_SERIALIZER_INLINE bool put_scalar(W& w, T v) noexcept {
-  if constexpr (requires { w.template store_at<1>([](std::byte* p) { return p; }); }) {
+  if constexpr (F::template scalar_min<T> != F::template scalar_max<T> &&
+                requires { w.template store_at<1>([](std::byte* p) { return p; }); }) {
     return w.template store_at<F::template scalar_max<T>>([v](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE {
       return F::store_scalar(p, v);
     });
