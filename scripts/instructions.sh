@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions per operation (valgrind --tool=callgrind) for Person, Car,
-# Monster, Tick and strings, encode and decode, native and portable, with
+# Monster, Tick and strings, encode and decode, native, portable and compact, with
 # g++ and clang++-19 at -O2; zpp_bits and struct_pack too when pointed at
 # local checkouts (they are not Debian packages and are never downloaded):
 #
@@ -18,7 +18,7 @@ N="${N:-2000}"
 inc=(-I"$ROOT/include" -I"$ROOT")
 [[ -n "${ZPP_BITS_DIR:-}" ]] && inc+=(-I"$ZPP_BITS_DIR")
 [[ -n "${YLT_DIR:-}" ]] && inc+=(-I"$YLT_DIR/include" -I"$YLT_DIR/include/ylt/thirdparty")
-libs=(bs bsp)
+libs=(bs bsp bsc)
 [[ -n "${ZPP_BITS_DIR:-}" ]] && libs+=(zpp)
 [[ -n "${YLT_DIR:-}" ]] && libs+=(sp)
 # valgrind 3.19 cannot read clang 19's default DWARF 5: -gdwarf-4.

@@ -1,6 +1,6 @@
 // The cold half of Buffer: allocation, growth and release. Compiled once, so
 // the inline write() stays a compare and a memcpy in the caller.
-#include <bin_serializer/buffer.hpp>
+#include <bin_serializer/buffer/buffer.hpp>
 
 #include <algorithm>
 #include <limits>

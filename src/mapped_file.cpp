@@ -1,7 +1,7 @@
 // MappedFile: open, grow (fallocate + remap), sync and close. Everything
 // here is a system call or two; the inline write()/read() never come here
 // unless the mapping must grow.
-#include <bin_serializer/io/mapped_file.hpp>
+#include <bin_serializer/buffer/mapped_file.hpp>
 
 #if defined(BIN_SERIALIZER_HAS_MAPPED_FILE)
 

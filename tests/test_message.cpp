@@ -159,7 +159,9 @@ TEST(Message, BadHeaders) {
   bad[4] = std::byte{2};
   EXPECT_EQ(expect_rejected(bad, p), (bs::error{errc::bad_header, 4}));
   bad = good;
-  bad[5] = std::byte{2};
+  bad[5] = std::byte{3}; // 0 native, 1 portable, 2 compact: no format 3
+  EXPECT_EQ(expect_rejected(bad, p), (bs::error{errc::bad_header, 5}));
+  bad[5] = std::byte{0xFF};
   EXPECT_EQ(expect_rejected(bad, p), (bs::error{errc::bad_header, 5}));
   bad = good;
   bad[7] = std::byte{0x80};

@@ -3,7 +3,7 @@
 // counts (run_encode / run_decode; scripts/instructions.sh drives it).
 //
 //   ops WORKLOAD LIBRARY OP N     WORKLOAD: person car monster tick s0 s8 s128
-//                                 LIBRARY:  bs (native) bsp (portable) zpp sp
+//                                 LIBRARY:  bs (native) bsp (portable) bsc (compact) zpp sp
 //                                 OP:       ser dec
 //
 // zpp_bits and struct_pack are compiled in when their headers are on the
@@ -120,6 +120,7 @@ template <class T>
 int library(const T& v, const std::string& lib, const char* op, int n) {
   if (lib == "bs") return run<bs<T, bin_serializer::native>>(v, op, n);
   if (lib == "bsp") return run<bs<T, bin_serializer::portable>>(v, op, n);
+  if (lib == "bsc") return run<bs<T, bin_serializer::compact>>(v, op, n);
 #ifdef OPS_HAVE_ZPP
   if (lib == "zpp") return run<zpp_adapter<T>>(v, op, n);
 #endif

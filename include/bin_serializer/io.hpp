@@ -7,7 +7,7 @@
 #pragma once
 
 #include "bin_serializer.hpp"
-#include "buffer_pool.hpp"
+#include "buffer/pool.hpp"
 #include "io/fd.hpp"
-#include "io/mapped_file.hpp"
+#include "buffer/mapped_file.hpp"
 #include "io/stream.hpp"

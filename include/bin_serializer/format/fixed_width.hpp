@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "../config.hpp"
-#include "../detail/copy.hpp"
+#include "../cursor/copy.hpp"
 #include "endian.hpp"
 
 namespace bin_serializer::detail {

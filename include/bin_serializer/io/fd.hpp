@@ -28,7 +28,7 @@
 
 #include <unistd.h>
 
-#include "detail/block_io.hpp"
+#include "block_io.hpp"
 
 #define BIN_SERIALIZER_HAS_FD_IO 1
 

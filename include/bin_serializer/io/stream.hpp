@@ -35,7 +35,7 @@
 #include <istream>
 #include <ostream>
 
-#include "detail/block_io.hpp"
+#include "block_io.hpp"
 
 namespace bin_serializer {
 

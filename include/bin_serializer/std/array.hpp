@@ -16,6 +16,7 @@
 
 #include "codec_support.hpp"
 #include "span.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
@@ -39,6 +40,13 @@ consteval bool array_is_object_bytes() {
 
 template <class T, std::size_t N>
 struct codec<std::array<T, N>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): ARRAY N, then the element.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_array, N);
+    h.template type<T>();
+  }
   using array_type = std::array<T, N>;
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.

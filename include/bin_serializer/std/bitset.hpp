@@ -12,14 +12,21 @@
 #include <cstddef>
 #include <cstring>
 
-#include "../deserializer.hpp"
-#include "../serializer.hpp"
-#include "../size.hpp"
+#include "../core/decode.hpp"
+#include "../core/encode.hpp"
+#include "../core/size.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
 template <std::size_t N>
 struct codec<std::bitset<N>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): BITSET N.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_bitset, N);
+  }
   using bits = std::bitset<N>;
   static constexpr std::size_t portable_bytes = (N + 7) / 8;
 

@@ -9,15 +9,26 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 
-#include "../deserializer.hpp"
-#include "../serializer.hpp"
-#include "../size.hpp"
+#include "../core/decode.hpp"
+#include "../core/encode.hpp"
+#include "../core/size.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
 template <class Rep, class Period>
 struct codec<std::chrono::duration<Rep, Period>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): DURATION, the period, then the count.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_duration);
+    h.param(static_cast<std::uint64_t>(Period::num));
+    h.param(static_cast<std::uint64_t>(Period::den));
+    h.template type<Rep>();
+  }
   using duration = std::chrono::duration<Rep, Period>;
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.
@@ -50,6 +61,13 @@ struct codec<std::chrono::duration<Rep, Period>> {
 
 template <class Clock, class Duration>
 struct codec<std::chrono::time_point<Clock, Duration>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): TIME_POINT, then the duration.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_time_point);
+    h.template type<Duration>();
+  }
   using time_point = std::chrono::time_point<Clock, Duration>;
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.

@@ -29,13 +29,13 @@
 #include <type_traits>
 #include <utility>
 
-#include "../deserializer.hpp"
-#include "../detail/validate.hpp"
+#include "../core/decode.hpp"
+#include "../core/validate.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
-#include "../serializable.hpp"
-#include "../serializer.hpp"
-#include "../size.hpp"
+#include "../core/classify.hpp"
+#include "../core/encode.hpp"
+#include "../core/size.hpp"
 #include "string.hpp"
 
 namespace bin_serializer::detail::std_codec {

@@ -10,11 +10,19 @@
 #include <deque>
 
 #include "codec_support.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
 template <class T, class A>
 struct codec<std::deque<T, A>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): SEQUENCE, then the element.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_sequence);
+    h.template type<T>();
+  }
   using deque_type = std::deque<T, A>;
 
   template <options Opts>

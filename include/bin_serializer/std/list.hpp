@@ -13,11 +13,19 @@
 #include <list>
 
 #include "codec_support.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
 template <class T, class A>
 struct codec<std::list<T, A>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): SEQUENCE, then the element.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_sequence);
+    h.template type<T>();
+  }
   using list_type = std::list<T, A>;
 
   template <options Opts>
@@ -45,6 +53,13 @@ struct codec<std::list<T, A>> {
 
 template <class T, class A>
 struct codec<std::forward_list<T, A>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): SEQUENCE, then the element.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_sequence);
+    h.template type<T>();
+  }
   using list_type = std::forward_list<T, A>;
 
   template <options Opts>

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "codec_support.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
@@ -27,6 +28,13 @@ template <class M, bool UniqueKeys>
 struct map_codec {
   using key_type = typename M::key_type;
   using mapped_type = typename M::mapped_type;
+
+  // Fingerprint (frame/schema_tokens.hpp): MAP, then key and value.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_map);
+    h.template type<key_type, mapped_type>();
+  }
 
   template <options Opts>
   static constexpr std::size_t min_size = length_prefix_min<Opts>;

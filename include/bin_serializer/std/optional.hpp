@@ -13,11 +13,19 @@
 #include <optional>
 
 #include "codec_support.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
 template <class T>
 struct codec<std::optional<T>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): OPTIONAL, then the value.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_optional);
+    h.template type<T>();
+  }
   using optional_type = std::optional<T>;
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.

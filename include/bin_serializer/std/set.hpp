@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "codec_support.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
@@ -22,6 +23,13 @@ namespace detail::std_codec {
 template <class S, bool UniqueKeys>
 struct set_codec {
   using key_type = typename S::key_type;
+
+  // Fingerprint (frame/schema_tokens.hpp): SET, then the key.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_set);
+    h.template type<key_type>();
+  }
 
   template <options Opts>
   static constexpr std::size_t min_size = length_prefix_min<Opts>;

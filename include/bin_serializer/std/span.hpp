@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include "codec_support.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
@@ -26,6 +27,13 @@ inline constexpr bool is_byte_like =
 
 template <class T, std::size_t Extent>
 struct codec<std::span<T, Extent>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): SEQUENCE (a count at any extent), then the element.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_sequence);
+    h.template type<std::remove_cv_t<T>>();
+  }
   using span_type = std::span<T, Extent>;
   using element_type = std::remove_cv_t<T>;
 

@@ -14,12 +14,13 @@
 #include <type_traits>
 
 #include "../config.hpp"
-#include "../detail/copy.hpp"
-#include "../detail/endian.hpp"
-#include "../detail/reader.hpp"
-#include "../detail/writer.hpp"
+#include "../cursor/copy.hpp"
+#include "../format/endian.hpp"
+#include "../cursor/reader.hpp"
+#include "../cursor/writer.hpp"
 #include "../options.hpp"
-#include "../serializable.hpp"
+#include "../core/classify.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
@@ -49,6 +50,12 @@ inline constexpr std::size_t stream_chunk_bytes = std::size_t{64} * 1024;
 template <class CharT, class Traits, class Alloc>
   requires detail::is_char_type<CharT>
 struct codec<std::basic_string<CharT, Traits, Alloc>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): STRING and the character size.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_string, sizeof(CharT));
+  }
   using string_type = std::basic_string<CharT, Traits, Alloc>;
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.

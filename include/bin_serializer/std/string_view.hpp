@@ -19,14 +19,21 @@
 #include <string_view>
 #include <type_traits>
 
-#include "../detail/endian.hpp"
+#include "../format/endian.hpp"
 #include "codec_support.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
 template <class CharT, class Traits>
   requires detail::is_char_type<CharT>
 struct codec<std::basic_string_view<CharT, Traits>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): the std::basic_string one.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_string, sizeof(CharT));
+  }
   using view_type = std::basic_string_view<CharT, Traits>;
 
   template <options Opts>

@@ -13,11 +13,19 @@
 #include <utility>
 
 #include "codec_support.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
 template <class A, class B>
 struct codec<std::pair<A, B>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): TUPLE 2, then both.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_tuple, 2);
+    h.template type<A, B>();
+  }
   using pair_type = std::pair<A, B>;
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.
@@ -55,6 +63,13 @@ struct codec<std::pair<A, B>> {
 
 template <class... Ts>
 struct codec<std::tuple<Ts...>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): TUPLE n, then each.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_tuple, sizeof...(Ts));
+    h.template type<Ts...>();
+  }
   using tuple_type = std::tuple<Ts...>;
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.

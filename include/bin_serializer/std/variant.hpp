@@ -27,11 +27,18 @@
 #include <variant>
 
 #include "codec_support.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
 template <>
 struct codec<std::monostate> {
+
+  // Fingerprint (frame/schema_tokens.hpp): MONOSTATE.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_monostate);
+  }
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.
   template <options Opts>
@@ -60,6 +67,13 @@ struct codec<std::monostate> {
 
 template <class... Ts>
 struct codec<std::variant<Ts...>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): VARIANT n, then each alternative.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_variant, sizeof...(Ts));
+    h.template type<Ts...>();
+  }
   using variant_type = std::variant<Ts...>;
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.

@@ -15,11 +15,19 @@
 #include <vector>
 
 #include "codec_support.hpp"
+#include "../frame/schema_tokens.hpp"
 
 namespace bin_serializer {
 
 template <class T, class A>
 struct codec<std::vector<T, A>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): SEQUENCE, then the element.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_sequence);
+    h.template type<T>();
+  }
   using vector_type = std::vector<T, A>;
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.
@@ -80,6 +88,13 @@ struct codec<std::vector<T, A>> {
 // opts.validate_values is off: then any non-zero byte is true).
 template <class A>
 struct codec<std::vector<bool, A>> {
+
+  // Fingerprint (frame/schema_tokens.hpp): SEQUENCE of bool.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(detail::schema::t_sequence);
+    h.template type<bool>();
+  }
   using vector_type = std::vector<bool, A>;
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.

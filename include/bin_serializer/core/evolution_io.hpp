@@ -14,9 +14,9 @@
 #include <tuple>
 #include <type_traits>
 
-#include "../evolution.hpp"
+#include "../reflect/evolution.hpp"
 #include "../options.hpp"
-#include "../serializable.hpp"
+#include "classify.hpp"
 #include "../format/all.hpp"
 
 namespace bin_serializer::detail {

@@ -23,7 +23,7 @@
 #include <cstring>
 #include <limits>
 
-#include "../buffer_concept.hpp"
+#include "../buffer/concepts.hpp"
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"

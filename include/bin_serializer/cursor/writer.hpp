@@ -15,7 +15,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "../buffer_concept.hpp"
+#include "../buffer/concepts.hpp"
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"

@@ -14,10 +14,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "../enum_range.hpp"
+#include "../reflect/enum_range.hpp"
 #include "../options.hpp"
-#include "../serializable.hpp"
-#include "type_list.hpp"
+#include "classify.hpp"
+#include "../reflect/type_list.hpp"
 
 namespace bin_serializer::detail {
 

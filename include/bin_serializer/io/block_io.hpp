@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "../../config.hpp"
-#include "../../error.hpp"
+#include "../config.hpp"
+#include "../error.hpp"
 
 namespace bin_serializer::detail {
 

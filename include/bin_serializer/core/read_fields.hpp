@@ -29,9 +29,9 @@
 #include "../error.hpp"
 #include "../options.hpp"
 #include "../config.hpp"
-#include "../serializable.hpp"
-#include "reader.hpp"
-#include "copy.hpp"
+#include "classify.hpp"
+#include "../cursor/reader.hpp"
+#include "../cursor/copy.hpp"
 #include "run_layout.hpp"
 
 namespace bin_serializer::detail {

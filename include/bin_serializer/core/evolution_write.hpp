@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "../error.hpp"
-#include "../size.hpp"
+#include "size.hpp"
 #include "evolution_io.hpp"
 
 namespace bin_serializer::detail {

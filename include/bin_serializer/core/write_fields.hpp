@@ -19,9 +19,9 @@
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
-#include "copy.hpp"
+#include "../cursor/copy.hpp"
 #include "run_layout.hpp"
-#include "writer.hpp"
+#include "../cursor/writer.hpp"
 
 namespace bin_serializer::detail {
 

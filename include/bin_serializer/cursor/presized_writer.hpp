@@ -21,9 +21,9 @@
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
-#include "../serializable.hpp"
+#include "../core/classify.hpp"
 #include "copy.hpp"
-#include "run_layout.hpp"
+#include "../core/run_layout.hpp"
 #include "writer.hpp"
 
 namespace bin_serializer::detail {

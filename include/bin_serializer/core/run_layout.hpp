@@ -11,7 +11,7 @@
 
 #include "../config.hpp"
 #include "../options.hpp"
-#include "../serializable.hpp"
+#include "classify.hpp"
 #include "validate.hpp"
 
 namespace bin_serializer::detail {

@@ -1,0 +1,95 @@
+// FixedBuffer<N>: N bytes of inline storage with a write size and a read
+// position. Never allocates, so it can live on the stack of a hot path.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <span>
+
+#include "../error.hpp"
+
+namespace bin_serializer {
+
+template <std::size_t N>
+class FixedBuffer {
+public:
+  static_assert(N > 0, "FixedBuffer<0> can hold nothing; give it a capacity, e.g. FixedBuffer<64>");
+
+  // The storage is left uninitialised on purpose: zeroing N bytes per message
+  // would cost more than serializing it. Bytes past size() are never read.
+  FixedBuffer() noexcept {}
+
+  // Appends n bytes; false (buffer unchanged, last_error() = buffer_full) if
+  // they do not fit.
+  bool write(const void* src, std::size_t n) noexcept {
+    if (n > N - size_) [[unlikely]] {
+      err_ = {errc::buffer_full, size_};
+      return false;
+    }
+    if (n != 0) std::memcpy(storage_ + size_, src, n); // src may be null when n == 0
+    size_ += n;
+    return true;
+  }
+
+  // Copies the next n bytes out; false (position unchanged, last_error() =
+  // truncated) if fewer than n remain.
+  bool read(void* dst, std::size_t n) noexcept {
+    if (n > size_ - rpos_) [[unlikely]] {
+      err_ = {errc::truncated, rpos_};
+      return false;
+    }
+    if (n != 0) std::memcpy(dst, storage_ + rpos_, n); // dst may be null when n == 0
+    rpos_ += n;
+    return true;
+  }
+
+  [[nodiscard]] std::byte* data() noexcept { return storage_; }
+  [[nodiscard]] const std::byte* data() const noexcept { return storage_; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] static constexpr std::size_t capacity() noexcept { return N; }
+  [[nodiscard]] bool empty() const noexcept { return size_ == 0; }
+  [[nodiscard]] std::span<const std::byte> bytes() const noexcept { return {storage_, size_}; }
+
+  [[nodiscard]] std::size_t read_position() const noexcept { return rpos_; }
+  [[nodiscard]] std::size_t remaining() const noexcept { return size_ - rpos_; }
+  bool seek(std::size_t pos) noexcept {
+    if (pos > size_) return false;
+    rpos_ = pos;
+    return true;
+  }
+
+  // Size, read position and last error back to zero.
+  void clear() noexcept {
+    size_ = 0;
+    rpos_ = 0;
+    err_ = {};
+  }
+
+  // The capacity is fixed: true if n bytes fit, otherwise false with
+  // last_error() = buffer_full.
+  bool reserve(std::size_t n) noexcept {
+    if (n <= N) return true;
+    err_ = {errc::buffer_full, size_};
+    return false;
+  }
+
+  // Declares the first n bytes (n <= N) as written; see ContiguousWritableBuffer.
+  void set_size(std::size_t n) noexcept {
+    size_ = n;
+    if (rpos_ > n) rpos_ = n;
+  }
+
+  // set_size() for a size that only grew (n >= size()): nothing to clamp.
+  void commit_size(std::size_t n) noexcept { size_ = n; }
+
+  [[nodiscard]] error last_error() const noexcept { return err_; }
+  void set_error(error e) noexcept { err_ = e; }
+
+private:
+  std::size_t size_ = 0;
+  std::size_t rpos_ = 0;
+  error err_{};
+  alignas(16) std::byte storage_[N];
+};
+
+} // namespace bin_serializer

@@ -1,3 +1,0 @@
-// Moved to format/endian.hpp.
-#pragma once
-#include "../format/endian.hpp"
