@@ -12,45 +12,17 @@
 #include "../cursor/writer.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
+#include "shape.hpp"
 #include "size.hpp"
-#include "../std/string.hpp"
 
 namespace bin_serializer {
 
 namespace detail {
 
-template <class W, class T>
-bool write_evolvable(W& w, const T& value); // detail/evolution_write.hpp
-
-// The dispatch: one branch per category of serializable.hpp.
+// One value: what its description (core/shape.hpp) says to write.
 template <class W, class T>
 BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
-  constexpr category c = category_of<W::opts, T>();
-  if constexpr (c == category::codec) {
-    return codec<std::remove_cv_t<T>>::write(w, value);
-  } else if constexpr (c == category::bulk) {
-    if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
-    return w.write_bytes(std::addressof(value), sizeof(T));
-  } else if constexpr (c == category::scalar) {
-    return put_scalar<format_of<W::opts>>(w, value);
-  } else if constexpr (c == category::array) {
-    for (const auto& element : value)
-      if (!write_value(w, element)) return false;
-    return true;
-  } else if constexpr (c == category::reflectable || c == category::aggregate) {
-    // && folds left to right and stops at the first failing field.
-    using layout = std::conditional_t<c == category::aggregate,
-                                      aggregate_layout<std::remove_cv_t<T>>, unknown_layout>;
-    auto visit = [&w](const auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> bool {
-      return write_fields<layout>(w, fields...);
-    };
-    return visit_members(value, visit);
-  } else if constexpr (c == category::evolvable) {
-    return write_evolvable(w, value);
-  } else {
-    explain_unsupported<T, W::opts>();
-    return false;
-  }
+  return shape<W::opts, T>::write(w, value);
 }
 
 // Growing a buffer once per message beats growing it per field. For a bounded

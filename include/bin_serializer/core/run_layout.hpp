@@ -12,6 +12,7 @@
 #include "../config.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
+#include "shape.hpp"
 #include "validate.hpp"
 
 namespace bin_serializer::detail {
@@ -25,77 +26,14 @@ namespace bin_serializer::detail {
 // own codecs do; a user codec never needs to.
 
 template <options Opts, class T>
-consteval bool presizable();
-
-template <options Opts, class... Fs>
-consteval bool all_presizable(type_list<Fs...>) {
-  return (presizable<Opts, Fs>() && ...);
-}
-
-template <options Opts, class T>
 consteval bool presizable() {
-  using U = std::remove_cv_t<T>;
-  constexpr category c = category_of<Opts, U>();
-  if constexpr (outline_element<U>) {
-    return false; // recursive (serializable.hpp): the checked writer, which recurses by calls
-  } else if constexpr (c == category::codec) {
-    if constexpr (requires { codec<U>::template trusted_size<Opts>; })
-      return codec<U>::template trusted_size<Opts>;
-    else
-      return false;
-  } else if constexpr (c == category::bulk || c == category::scalar) {
-    return true;
-  } else if constexpr (c == category::array) {
-    return presizable<Opts, std::remove_extent_t<U>>();
-  } else if constexpr (c == category::reflectable || c == category::aggregate ||
-                       (c == category::evolvable && has_visible_fields<U>)) {
-    return all_presizable<Opts>(member_types_t<U>{});
-  } else {
-    return false;
-  }
+  return shape<Opts, T>::presizable();
 }
 
 // The encoded size of T if it may join a run, else 0.
 template <options Opts, class T>
-consteval std::size_t run_size();
-
-template <options Opts, class... Ms>
-consteval std::size_t run_size_of_members(type_list<Ms...>) {
-  if constexpr (sizeof...(Ms) == 0) {
-    return 0;
-  } else {
-    const std::size_t sizes[] = {run_size<Opts, Ms>()...};
-    std::size_t total = 0;
-    for (const std::size_t s : sizes) {
-      if (s == 0) return 0;
-      total += s;
-    }
-    return total;
-  }
-}
-
-template <options Opts, class T>
 consteval std::size_t run_size() {
-  using U = std::remove_cvref_t<T>;
-  constexpr category c = category_of<Opts, U>();
-  if constexpr (c == category::bulk)
-    return sizeof(U);
-  else if constexpr (c == category::scalar)
-    return format_of<Opts>::template scalar_min<U> == format_of<Opts>::template scalar_max<U>
-               ? format_of<Opts>::template scalar_max<U>
-               : 0; // a variable-length leaf (compact's varints) cannot join a run
-  else if constexpr (c == category::codec && codec_is_object_bytes<Opts, U>())
-    return sizeof(U); // chrono, std::array of scalars
-  else if constexpr (c == category::codec && is_std_array_v<U>)
-    return std::tuple_size_v<U> * run_size<Opts, typename U::value_type>();
-  else if constexpr (c == category::codec && requires { codec<U>::template exact_size<Opts>; })
-    return codec<U>::template exact_size<Opts>; // a library codec that states it (bitset)
-  else if constexpr (c == category::array)
-    return std::extent_v<U> * run_size<Opts, std::remove_extent_t<U>>();
-  else if constexpr (c == category::reflectable || c == category::aggregate)
-    return run_size_of_members<Opts>(member_types_t<U>{});
-  else
-    return 0;
+  return shape<Opts, std::remove_cvref_t<T>>::run_size();
 }
 
 // How many of the leading types join one run (0 or 1: no run worth making).

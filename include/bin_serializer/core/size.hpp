@@ -20,60 +20,16 @@
 #include "../error.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
+#include "shape.hpp"
 
 namespace bin_serializer {
 
 namespace detail {
 
-// A writer that stores nothing and counts what would be written.
-template <options Opts>
-struct counting_writer {
-  static constexpr options opts = Opts;
-  std::size_t count = 0;
-  constexpr bool write_bytes(const void*, std::size_t n) noexcept {
-    count += n;
-    return true;
-  }
-  constexpr bool write_length(std::size_t n) noexcept {
-    count += format_of<Opts>::length_size(n);
-    return true;
-  }
-  constexpr bool reserve(std::size_t) noexcept { return true; }
-  constexpr bool fail(errc) noexcept { return false; }
-  [[nodiscard]] constexpr std::size_t position() const noexcept { return count; }
-};
-
+// Each is what core/shape.hpp's description of T says.
 template <options Opts, class T>
 constexpr std::size_t size_of(const T& value) {
-  using U = std::remove_cv_t<T>;
-  constexpr category c = category_of<Opts, T>();
-  if constexpr (c == category::codec) {
-    if constexpr (requires { codec<U>::template size<Opts>(value); }) {
-      return codec<U>::template size<Opts>(value);
-    } else {
-      counting_writer<Opts> counter;
-      (void)codec<U>::write(counter, value);
-      return counter.count;
-    }
-  } else if constexpr (c == category::bulk) {
-    return sizeof(T);
-  } else if constexpr (c == category::scalar) {
-    return format_of<Opts>::scalar_size(value);
-  } else if constexpr (c == category::array) {
-    std::size_t total = 0;
-    for (const auto& element : value) total += size_of<Opts>(element);
-    return total;
-  } else if constexpr (c == category::reflectable || c == category::aggregate ||
-                       c == category::evolvable) {
-    auto visit = [](const auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
-      return (size_of<Opts>(fields) + ... + 0);
-    };
-    const std::size_t fields = visit_members(value, visit);
-    return c == category::evolvable ? evolvable_prefix_bytes + fields : fields;
-  } else {
-    explain_unsupported<T, Opts>();
-    return 0;
-  }
+  return shape<Opts, T>::size(value);
 }
 
 // Bytes of an evolvable struct's fields (its body, without the prefix).
@@ -86,54 +42,13 @@ constexpr std::size_t evolvable_body_size(const T& value) {
 }
 
 template <options Opts, class T>
-consteval bool has_bounded_size();
-
-template <options Opts, class... Fs>
-consteval bool all_bounded(type_list<Fs...>) {
-  return (has_bounded_size<Opts, Fs>() && ...);
-}
-
-template <options Opts, class T>
 consteval bool has_bounded_size() {
-  using U = std::remove_cv_t<T>;
-  constexpr category c = category_of<Opts, U>();
-  if constexpr (c == category::codec)
-    return requires { codec<U>::template max_size<Opts>; };
-  else if constexpr (c == category::bulk || c == category::scalar)
-    return true;
-  else if constexpr (c == category::array)
-    return has_bounded_size<Opts, std::remove_extent_t<U>>();
-  else if constexpr (c == category::reflectable || c == category::aggregate ||
-                     c == category::evolvable)
-    return all_bounded<Opts>(member_types_t<U>{});
-  else
-    return false;
-}
-
-template <options Opts, class T>
-consteval std::size_t max_size_of();
-
-template <options Opts, class... Fs>
-consteval std::size_t sum_max_sizes(type_list<Fs...>) {
-  return (max_size_of<Opts, Fs>() + ... + 0);
+  return shape<Opts, T>::bounded();
 }
 
 template <options Opts, class T>
 consteval std::size_t max_size_of() {
-  using U = std::remove_cv_t<T>;
-  constexpr category c = category_of<Opts, U>();
-  if constexpr (c == category::codec)
-    return codec<U>::template max_size<Opts>;
-  else if constexpr (c == category::bulk)
-    return sizeof(U);
-  else if constexpr (c == category::scalar)
-    return format_of<Opts>::template scalar_max<U>;
-  else if constexpr (c == category::array)
-    return std::extent_v<U> * max_size_of<Opts, std::remove_extent_t<U>>();
-  else if constexpr (c == category::evolvable)
-    return evolvable_prefix_bytes + sum_max_sizes<Opts>(member_types_t<U>{});
-  else
-    return sum_max_sizes<Opts>(member_types_t<U>{});
+  return shape<Opts, T>::max_size();
 }
 
 } // namespace detail

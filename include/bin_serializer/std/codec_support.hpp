@@ -49,47 +49,13 @@ BIN_SERIALIZER_INLINE constexpr std::size_t length_prefix_size(std::size_t n) no
   return format_of<Opts>::length_size(n);
 }
 
-template <class T>
-inline constexpr bool is_basic_string = false;
-template <class C, class Tr, class A>
-inline constexpr bool is_basic_string<std::basic_string<C, Tr, A>> = true;
 
 // ---- lower bound on an encoding's size --------------------------------------
 
-template <options Opts, class T>
-consteval std::size_t min_size_of();
-
-template <options Opts, class... Fs>
-consteval std::size_t sum_min_sizes(type_list<Fs...>) {
-  return (min_size_of<Opts, Fs>() + ... + 0);
-}
-
+// What core/shape.hpp's description of T says.
 template <options Opts, class T>
 consteval std::size_t min_size_of() {
-  using U = std::remove_cvref_t<T>;
-  constexpr category c = category_of<Opts, U>();
-  if constexpr (c == category::codec) {
-    if constexpr (requires { codec<U>::template min_size<Opts>; })
-      return codec<U>::template min_size<Opts>;
-    else if constexpr (codec_is_object_bytes<Opts, U>())
-      return sizeof(U); // the encoding is the object's bytes (chrono)
-    else if constexpr (is_basic_string<U>)
-      return length_prefix_min<Opts>; // the core's string codec: prefix + characters
-    else
-      return 0; // a codec we know nothing about might write nothing at all
-  } else if constexpr (c == category::bulk) {
-    return sizeof(U);
-  } else if constexpr (c == category::scalar) {
-    return format_of<Opts>::template scalar_min<U>;
-  } else if constexpr (c == category::array) {
-    return std::extent_v<U> * min_size_of<Opts, std::remove_extent_t<U>>();
-  } else if constexpr (c == category::reflectable || c == category::aggregate) {
-    return sum_min_sizes<Opts>(member_types_t<U>{});
-  } else if constexpr (c == category::evolvable) {
-    return evolvable_prefix_bytes; // an older writer may have sent no field beyond it
-  } else {
-    return 0; // refused / unsupported: diagnosed where the value is encoded
-  }
+  return shape<Opts, std::remove_cvref_t<T>>::min_size();
 }
 
 // ---- exact size known from the type alone -----------------------------------

@@ -58,9 +58,14 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   }
   using string_type = std::basic_string<CharT, Traits, Alloc>;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = true;
+  // The length prefix, at least (core/shape.hpp).
+  template <options Opts>
+  static constexpr std::size_t min_size = detail::format_of<Opts>::length_min;
+  // Holds no nested values: does not count against opts.max_depth.
+  static constexpr bool leaf = true;
 
   // Characters are copied as one block when the format encodes them as their
   // object bytes; otherwise each is its little-endian bytes (a host-independent

@@ -28,6 +28,8 @@ namespace bin_serializer {
 template <class CharT, class Traits>
   requires detail::is_char_type<CharT>
 struct codec<std::basic_string_view<CharT, Traits>> {
+  // Holds no nested values: does not count against opts.max_depth.
+  static constexpr bool leaf = true;
 
   // Fingerprint (frame/schema_tokens.hpp): the std::basic_string one.
   template <class H>

@@ -1,0 +1,394 @@
+// One description per type: shape<Opts, T> says everything the library knows
+// about T's encoding in format Opts, for the category core/classify.hpp gave
+// it, in one place (the facts are consteval functions, so a walk that needs
+// one fact does not compute the others):
+//
+//   write(w, v), read(r, v)   the encoding
+//   size(v)                   exact bytes of v's encoding
+//   min_size()                fewest bytes any T takes (count checks before
+//                             allocating: std/codec_support.hpp)
+//   bounded(), max_size()     whether every T fits a constant; the constant
+//   run_size()                bytes of a T inside a run of fixed-size fields
+//                             (core/run_layout.hpp), 0 if it cannot join one
+//   presizable()              whether the library computes size(v) itself,
+//                             so a message of T may be written unchecked after
+//                             one reservation (cursor/presized_writer.hpp)
+//
+// Every walk (encode, decode, size, bounds, runs, presizing) asks this
+// description; none switches on the category itself. A codec (a std family,
+// a user's) provides the same facts about its type in its own header; the
+// codec category below only relays them.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+
+#include "../config.hpp"
+#include "../cursor/counting_writer.hpp"
+#include "../format/all.hpp"
+#include "../options.hpp"
+#include "classify.hpp"
+#include "evolution_io.hpp"
+#include "validate.hpp"
+
+namespace bin_serializer::detail {
+
+// The traversal's steps, defined by core/encode.hpp, core/decode.hpp,
+// core/write_fields.hpp, core/read_fields.hpp and core/evolution_*.hpp.
+template <class W, class T>
+bool write_value(W& w, const T& value);
+template <class R, class T>
+bool read_value(R& r, T& value);
+template <class Layout, class W, class... Fs>
+bool write_fields(W& w, const Fs&... fields);
+template <class Layout, class R, class... Fs>
+bool read_fields(R& r, Fs&... fields);
+template <class W, class T>
+bool write_evolvable(W& w, const T& value);
+template <class R, class T>
+bool read_evolvable(R& r, T& value);
+struct unknown_layout;
+template <class T>
+struct aggregate_layout;
+
+template <options Opts, class T, category C>
+struct shape_of;
+
+template <options Opts, class T>
+struct shape_for {
+  using U = std::remove_cv_t<T>;
+  static constexpr category c = category_of<Opts, U>();
+  using type = shape_of<Opts, U, c>;
+};
+
+template <options Opts, class T>
+using shape = typename shape_for<Opts, T>::type;
+
+// ---- a type the library cannot encode: every use explains why -------------
+template <options Opts, class T, category C>
+struct shape_of {
+  static consteval bool bounded() { return false; }
+  static consteval std::size_t max_size() { return 0; }
+  static consteval std::size_t min_size() { return 0; } // diagnosed where a value is encoded
+  static consteval std::size_t run_size() { return 0; }
+  static consteval bool presizable() { return false; }
+
+  template <class W>
+  static bool write(W&, const T&) {
+    explain_unsupported<T, Opts>();
+    return false;
+  }
+  template <class R>
+  static bool read(R&, T&) {
+    explain_unsupported<T, Opts>();
+    return false;
+  }
+  static constexpr std::size_t size(const T&) {
+    explain_unsupported<T, Opts>();
+    return 0;
+  }
+};
+
+// ---- codec<T>: the family's own description --------------------------------
+//
+// A codec may declare, next to write and read:
+//   template <options Opts> static std::size_t size(const T&);      exact size
+//   template <options Opts> static constexpr std::size_t max_size;  if bounded
+//   template <options Opts> static constexpr std::size_t min_size;  lower bound
+//   template <options Opts> static constexpr bool object_bytes;     bytes == object
+//   template <options Opts> static constexpr std::size_t exact_size; every value
+//   template <options Opts> static constexpr bool trusted_size;     size() exact
+//   static constexpr bool leaf;         holds no nested values (max_depth)
+//   template <class H> static void schema(H&);  fingerprint (frame/schema_tokens.hpp)
+template <class T>
+concept leaf_codec = requires {
+  requires codec<T>::leaf;
+};
+
+template <options Opts, class T>
+struct shape_of<Opts, T, category::codec> {
+  using C = codec<T>;
+  static consteval bool bounded() { return requires { C::template max_size<Opts>; }; }
+  static consteval std::size_t max_size() {
+    if constexpr (bounded()) return std::size_t{C::template max_size<Opts>};
+    else return std::size_t{0};
+  }
+  static consteval std::size_t min_size() {
+    if constexpr (requires { C::template min_size<Opts>; })
+      return std::size_t{C::template min_size<Opts>};
+    else if constexpr (codec_is_object_bytes<Opts, T>())
+      return sizeof(T); // the encoding is the object's bytes (chrono)
+    else
+      return std::size_t{0}; // a codec we know nothing about might write nothing
+  }
+  static consteval std::size_t run_size() {
+    if constexpr (codec_is_object_bytes<Opts, T>())
+      return sizeof(T); // chrono, std::array of scalars
+    else if constexpr (is_std_array_v<T>)
+      return std::tuple_size_v<T> * shape<Opts, typename T::value_type>::run_size();
+    else if constexpr (requires { C::template exact_size<Opts>; })
+      return std::size_t{C::template exact_size<Opts>}; // a library codec that states it (bitset)
+    else
+      return std::size_t{0};
+  }
+  static consteval bool presizable() {
+    if constexpr (outline_element<T>)
+      return false; // recursive (classify.hpp): the checked writer, which recurses by calls
+    else if constexpr (requires { C::template trusted_size<Opts>; })
+      return bool{C::template trusted_size<Opts>};
+    else
+      return false;
+  }
+
+  template <class W>
+  BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
+    return C::write(w, value);
+  }
+  // Containers whose elements may themselves be containers count against
+  // opts.max_depth; a bounded type cannot recurse, and a leaf (a string)
+  // holds nothing.
+  template <class R>
+  BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
+    if constexpr (!bounded() && !leaf_codec<T> && R::opts.max_depth != unlimited) {
+      if (!r.enter()) return false;
+      const bool ok = C::read(r, value);
+      r.leave();
+      return ok;
+    } else {
+      return C::read(r, value);
+    }
+  }
+  static constexpr std::size_t size(const T& value) {
+    if constexpr (requires { C::template size<Opts>(value); }) {
+      return C::template size<Opts>(value);
+    } else {
+      counting_writer<Opts> counter; // measured by writing to nothing
+      (void)C::write(counter, value);
+      return counter.count;
+    }
+  }
+};
+
+// ---- bulk: one copy of the object bytes -----------------------------------
+template <options Opts, class T>
+struct shape_of<Opts, T, category::bulk> {
+  static consteval bool bounded() { return true; }
+  static consteval std::size_t max_size() { return sizeof(T); }
+  static consteval std::size_t min_size() { return sizeof(T); }
+  static consteval std::size_t run_size() { return sizeof(T); }
+  static consteval bool presizable() { return !outline_element<T>; }
+
+  template <class W>
+  BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
+    if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
+    return w.write_bytes(std::addressof(value), sizeof(T));
+  }
+  template <class R>
+  BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
+    if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
+    // A const (or reference) member deletes assignment; copying bytes over it
+    // would modify a const object.
+    using element = std::remove_all_extents_t<T>;
+    static_assert(std::is_assignable_v<element&, const element&> ||
+                      std::is_assignable_v<element&, element&&>,
+                  "bin_serializer: cannot deserialize into a trivially copyable type with a "
+                  "const member (it cannot be assigned); make the member non-const, or "
+                  "deserialize into a mutable twin of the struct and construct from it");
+    if constexpr (bulk_needs_check<R::opts, T>()) {
+      // Checked on a scratch copy so a rejected value never reaches `value`.
+      const std::size_t at = r.position();
+      alignas(T) unsigned char raw[sizeof(T)]{};
+      if (!r.read_bytes(raw, sizeof raw)) return false;
+      const std::size_t bad = find_invalid<R::opts, T>(raw);
+      if (bad != no_invalid_byte) [[unlikely]]
+        return r.fail(errc::invalid_value, at + bad);
+      std::memcpy(std::addressof(value), raw, sizeof raw);
+      return true;
+    } else {
+      return r.read_bytes(std::addressof(value), sizeof(T));
+    }
+  }
+  static constexpr std::size_t size(const T&) { return sizeof(T); }
+};
+
+// ---- scalar: a leaf the format encodes (format/<name>.hpp) ----------------
+template <options Opts, class T>
+struct shape_of<Opts, T, category::scalar> {
+  using F = format_of<Opts>;
+  static consteval bool bounded() { return true; }
+  static consteval std::size_t max_size() { return F::template scalar_max<T>; }
+  static consteval std::size_t min_size() { return F::template scalar_min<T>; }
+  // A variable-length leaf (compact's varints) cannot join a run.
+  static consteval std::size_t run_size() { return min_size() == max_size() ? max_size() : 0; }
+  static consteval bool presizable() { return true; }
+
+  template <class W>
+  BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
+    return put_scalar<F>(w, value);
+  }
+  template <class R>
+  BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
+    const std::size_t at = r.position();
+    T v{};
+    if (!F::load_scalar(r, v)) return false;
+    if constexpr (bulk_needs_check<R::opts, T>()) {
+      // A ranged enum: check the decoded value before it reaches `value`.
+      unsigned char raw[sizeof(T)];
+      std::memcpy(raw, &v, sizeof raw);
+      if (find_invalid<R::opts, T>(raw) != no_invalid_byte) [[unlikely]]
+        return r.fail(errc::invalid_value, at);
+    }
+    value = v;
+    return true;
+  }
+  static constexpr std::size_t size(const T& value) { return F::scalar_size(value); }
+};
+
+// ---- array: a C array of elements that are not one block -------------------
+template <options Opts, class T>
+struct shape_of<Opts, T, category::array> {
+  using E = std::remove_extent_t<T>;
+  using element = shape<Opts, E>;
+  static consteval bool bounded() { return element::bounded(); }
+  static consteval std::size_t max_size() { return std::extent_v<T> * element::max_size(); }
+  static consteval std::size_t min_size() { return std::extent_v<T> * element::min_size(); }
+  static consteval std::size_t run_size() { return std::extent_v<T> * element::run_size(); }
+  static consteval bool presizable() {
+    if constexpr (outline_element<T>) return false;
+    else return element::presizable();
+  }
+
+  template <class W>
+  BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
+    for (const auto& e : value)
+      if (!write_value(w, e)) return false;
+    return true;
+  }
+  template <class R>
+  BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
+    for (auto& e : value)
+      if (!read_value(r, e)) return false;
+    return true;
+  }
+  static constexpr std::size_t size(const T& value) {
+    std::size_t total = 0;
+    for (const auto& e : value) total += shape<Opts, E>::size(e);
+    return total;
+  }
+};
+
+// ---- fields: a struct with reflect(), a plain aggregate, an evolvable struct
+
+template <options Opts, class... Fs>
+struct fields_shape {
+  static consteval bool bounded() { return (shape<Opts, Fs>::bounded() && ...); }
+  static consteval std::size_t max_size() { return (shape<Opts, Fs>::max_size() + ... + 0); }
+  static consteval std::size_t min_size() { return (shape<Opts, Fs>::min_size() + ... + 0); }
+  static consteval bool presizable() { return (shape<Opts, Fs>::presizable() && ...); }
+  static consteval std::size_t run_size() {
+    if constexpr (sizeof...(Fs) == 0) {
+      return std::size_t{0};
+    } else {
+      const std::size_t sizes[] = {shape<Opts, Fs>::run_size()...};
+      std::size_t total = 0;
+      for (const std::size_t s : sizes) {
+        if (s == 0) return std::size_t{0};
+        total += s;
+      }
+      return total;
+    }
+  }
+};
+
+template <options Opts, class... Fs>
+consteval auto fields_shape_of(type_list<Fs...>) -> fields_shape<Opts, Fs...>;
+
+template <options Opts, class T>
+using fields_of = decltype(fields_shape_of<Opts>(member_types_t<T>{}));
+
+template <options Opts, class T, category C>
+  requires(C == category::reflectable || C == category::aggregate)
+struct shape_of<Opts, T, C> {
+  using fields = fields_of<Opts, T>;
+  static consteval bool bounded() { return fields::bounded(); }
+  static consteval std::size_t max_size() { return fields::max_size(); }
+  static consteval std::size_t min_size() { return fields::min_size(); }
+  static consteval std::size_t run_size() { return fields::run_size(); }
+  static consteval bool presizable() {
+    if constexpr (outline_element<T>) return false;
+    else return fields::presizable();
+  }
+
+  // Fields in order; && folds left to right and stops at the first failure.
+  // A plain aggregate's field offsets are known from its type (adjacent
+  // fields become one copy, core/write_fields.hpp).
+  using layout = std::conditional_t<C == category::aggregate, aggregate_layout<T>, unknown_layout>;
+
+  template <class W>
+  BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
+    auto visit = [&w](const auto&... f) BIN_SERIALIZER_LAMBDA_INLINE -> bool {
+      return write_fields<layout>(w, f...);
+    };
+    return visit_members(value, visit);
+  }
+  template <class R>
+  BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
+    if constexpr (C == category::reflectable && reflect_gives_only_const<T>) {
+      (void)sizeof(reflect_is_const_only<T>); // one message instead of one per field
+      return false;
+    } else {
+      auto visit = [&r](auto&... f) BIN_SERIALIZER_LAMBDA_INLINE -> bool {
+        return read_fields<layout>(r, f...);
+      };
+      return visit_members(value, visit);
+    }
+  }
+  static constexpr std::size_t size(const T& value) {
+    auto visit = [](const auto&... f) BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
+      return (shape<Opts, std::remove_cvref_t<decltype(f)>>::size(f) + ... + 0);
+    };
+    return visit_members(value, visit);
+  }
+};
+
+template <options Opts, class T>
+consteval auto evolvable_fields() {
+  if constexpr (has_visible_fields<T>)
+    return fields_of<Opts, T>{};
+  else
+    return fields_shape<Opts>{}; // check_evolvable() says what to write
+}
+
+template <options Opts, class T>
+struct shape_of<Opts, T, category::evolvable> {
+  // [u32 body_length][u32 field_count][fields] (core/evolution_io.hpp). An
+  // older writer may have sent no field beyond the prefix.
+  using fields = decltype(evolvable_fields<Opts, T>());
+  static consteval bool bounded() { return fields::bounded(); }
+  static consteval std::size_t max_size() { return evolvable_prefix_bytes + fields::max_size(); }
+  static consteval std::size_t min_size() { return evolvable_prefix_bytes; }
+  static consteval std::size_t run_size() { return 0; }
+  static consteval bool presizable() {
+    if constexpr (outline_element<T> || !has_visible_fields<T>) return false;
+    else return fields::presizable();
+  }
+
+  template <class W>
+  BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
+    return write_evolvable(w, value);
+  }
+  template <class R>
+  BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
+    return read_evolvable(r, value);
+  }
+  static constexpr std::size_t size(const T& value) {
+    auto visit = [](const auto&... f) BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
+      return (shape<Opts, std::remove_cvref_t<decltype(f)>>::size(f) + ... + 0);
+    };
+    return evolvable_prefix_bytes + visit_members(value, visit);
+  }
+};
+
+} // namespace bin_serializer::detail
