@@ -89,14 +89,7 @@ public:
 // True when the field's bytes may be written as they are (encoding side).
 template <options Opts, class T>
 consteval bool writes_object_bytes() {
-  using U = std::remove_cvref_t<T>;
-  constexpr category c = category_of<Opts, U>();
-  if constexpr (c == category::bulk)
-    return !contains_refused<U>();
-  else if constexpr (c == category::codec)
-    return codec_is_object_bytes<Opts, U>();
-  else
-    return false;
+  return shape<Opts, std::remove_cvref_t<T>>::writes_object_bytes();
 }
 
 // True when T's encoding IS its object representation and decoding accepts
@@ -106,14 +99,7 @@ consteval bool writes_object_bytes() {
 // std_codec::is_object_bytes).
 template <options Opts, class T>
 consteval bool object_bytes_encoding() {
-  using U = std::remove_cv_t<T>;
-  constexpr category c = category_of<Opts, U>();
-  if constexpr (c == category::bulk)
-    return !bulk_needs_check<Opts, U>() && !contains_refused<U>();
-  else if constexpr (c == category::codec)
-    return codec_is_object_bytes<Opts, U>();
-  else
-    return false;
+  return shape<Opts, T>::object_bytes();
 }
 
 // The same for decoding into a field, which must also be assignable.

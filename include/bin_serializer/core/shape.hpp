@@ -10,6 +10,12 @@
 //   bounded(), max_size()     whether every T fits a constant; the constant
 //   run_size()                bytes of a T inside a run of fixed-size fields
 //                             (core/run_layout.hpp), 0 if it cannot join one
+//   object_bytes()            whether T's encoding is its object bytes and
+//                             decoding accepts any such bytes (one copy each
+//                             way: runs, vectors); writes_object_bytes() the
+//                             same for encoding only
+//   schema(h)                 its fingerprint tokens (frame/schema_hash.hpp,
+//                             docs/wire-format.md section 9)
 //   presizable()              whether the library computes size(v) itself,
 //                             so a message of T may be written unchecked after
 //                             one reservation (cursor/presized_writer.hpp)
@@ -20,7 +26,9 @@
 // codec category below only relays them.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <type_traits>
@@ -28,6 +36,8 @@
 #include "../config.hpp"
 #include "../cursor/counting_writer.hpp"
 #include "../format/all.hpp"
+#include "../frame/schema_tokens.hpp"
+#include "../reflect/enum_range.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
 #include "evolution_io.hpp"
@@ -66,6 +76,51 @@ struct shape_for {
 template <options Opts, class T>
 using shape = typename shape_for<Opts, T>::type;
 
+// The fingerprint tokens of a leaf: bool, character, integer, float, enum
+// (whatever its encoding in the format: the tokens name the type).
+template <class T, class H>
+constexpr void scalar_schema(H& h) {
+  using namespace schema;
+  if constexpr (std::is_same_v<T, bool>) {
+    h.token(t_bool);
+  } else if constexpr (std::is_same_v<T, char> || std::is_same_v<T, char8_t> ||
+                       std::is_same_v<T, char16_t> || std::is_same_v<T, char32_t> ||
+                       std::is_same_v<T, wchar_t>) {
+    h.token(t_char, sizeof(T));
+  } else if constexpr (std::is_integral_v<T>) {
+    h.token(std::is_signed_v<T> ? t_sint : t_uint, sizeof(T));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    h.token(t_float, sizeof(T));
+  } else {
+    using under = std::underlying_type_t<T>;
+    if constexpr (ranged_enum<T>) {
+      h.token(t_enum_range);
+      h.param(static_cast<std::uint64_t>(static_cast<under>(enum_range<T>::min)));
+      h.param(static_cast<std::uint64_t>(static_cast<under>(enum_range<T>::max)));
+    } else {
+      h.token(t_enum);
+    }
+    h.template type<under>();
+  }
+}
+
+template <class C>
+concept codec_schema_id = requires {
+  { C::schema_id } -> std::convertible_to<std::uint64_t>;
+};
+template <class C>
+concept codec_schema_equivalent = requires { typename C::schema_equivalent; };
+
+template <class T>
+struct codec_without_schema {
+  static_assert(dependent_false<T>,
+                "bin_serializer: schema_hash_v cannot see the layout of a type with a custom "
+                "codec<T> (named in this diagnostic). Declare in the codec either a unique id\n"
+                "    static constexpr std::uint64_t schema_id = 0x5a1e5c0de0000001;\n"
+                "or the type it encodes exactly like\n"
+                "    using schema_equivalent = std::vector<std::uint8_t>;");
+};
+
 // ---- a type the library cannot encode: every use explains why -------------
 template <options Opts, class T, category C>
 struct shape_of {
@@ -74,6 +129,12 @@ struct shape_of {
   static consteval std::size_t min_size() { return 0; } // diagnosed where a value is encoded
   static consteval std::size_t run_size() { return 0; }
   static consteval bool presizable() { return false; }
+  static consteval bool object_bytes() { return false; }
+  static consteval bool writes_object_bytes() { return false; }
+  template <class H>
+  static constexpr void schema(H&) {
+    explain_unsupported<T, Opts>();
+  }
 
   template <class W>
   static bool write(W&, const T&) {
@@ -133,6 +194,21 @@ struct shape_of<Opts, T, category::codec> {
     else
       return std::size_t{0};
   }
+  static consteval bool object_bytes() { return codec_is_object_bytes<Opts, T>(); }
+  static consteval bool writes_object_bytes() { return object_bytes(); }
+  // The family states its shape (std/), or a user codec an equivalent type
+  // or an id.
+  template <class H>
+  static constexpr void schema(H& h) {
+    if constexpr (requires { C::schema(h); })
+      C::schema(h);
+    else if constexpr (codec_schema_equivalent<C>)
+      h.template type<typename C::schema_equivalent>();
+    else if constexpr (codec_schema_id<C>)
+      h.token(schema::t_custom, static_cast<std::uint64_t>(C::schema_id));
+    else
+      (void)sizeof(codec_without_schema<T>);
+  }
   static consteval bool presizable() {
     if constexpr (outline_element<T>)
       return false; // recursive (classify.hpp): the checked writer, which recurses by calls
@@ -179,6 +255,25 @@ struct shape_of<Opts, T, category::bulk> {
   static consteval std::size_t min_size() { return sizeof(T); }
   static consteval std::size_t run_size() { return sizeof(T); }
   static consteval bool presizable() { return !outline_element<T>; }
+  // Unless it holds bools or ranged enums to check (core/validate.hpp).
+  static consteval bool object_bytes() {
+    return !bulk_needs_check<Opts, T>() && !contains_refused<T>();
+  }
+  static consteval bool writes_object_bytes() { return !contains_refused<T>(); }
+  // A leaf or an array as such; a struct copied with its padding (host
+  // layout) as its size, plus its fields when the library can see them.
+  template <class H>
+  static constexpr void schema(H& h) {
+    if constexpr (scalar_type<T>) {
+      scalar_schema<T>(h);
+    } else if constexpr (std::is_array_v<T>) {
+      h.token(schema::t_array, std::extent_v<T>);
+      h.template type<std::remove_extent_t<T>>();
+    } else {
+      if constexpr (format_of<Opts>::host_layout) h.token(schema::t_bulk, sizeof(T));
+      if constexpr (has_visible_fields<T>) h.template fields<T>();
+    }
+  }
 
   template <class W>
   BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
@@ -223,6 +318,12 @@ struct shape_of<Opts, T, category::scalar> {
   // A variable-length leaf (compact's varints) cannot join a run.
   static consteval std::size_t run_size() { return min_size() == max_size() ? max_size() : 0; }
   static consteval bool presizable() { return true; }
+  static consteval bool object_bytes() { return false; } // the format encodes it
+  static consteval bool writes_object_bytes() { return false; }
+  template <class H>
+  static constexpr void schema(H& h) {
+    scalar_schema<T>(h);
+  }
 
   template <class W>
   BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
@@ -258,6 +359,13 @@ struct shape_of<Opts, T, category::array> {
   static consteval bool presizable() {
     if constexpr (outline_element<T>) return false;
     else return element::presizable();
+  }
+  static consteval bool object_bytes() { return false; } // else it would be bulk
+  static consteval bool writes_object_bytes() { return false; }
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(schema::t_array, std::extent_v<T>);
+    h.template type<E>();
   }
 
   template <class W>
@@ -320,6 +428,12 @@ struct shape_of<Opts, T, C> {
     if constexpr (outline_element<T>) return false;
     else return fields::presizable();
   }
+  static consteval bool object_bytes() { return false; } // field by field
+  static consteval bool writes_object_bytes() { return false; }
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.template fields<T>();
+  }
 
   // Fields in order; && folds left to right and stops at the first failure.
   // A plain aggregate's field offsets are known from its type (adjacent
@@ -373,6 +487,12 @@ struct shape_of<Opts, T, category::evolvable> {
   static consteval bool presizable() {
     if constexpr (outline_element<T> || !has_visible_fields<T>) return false;
     else return fields::presizable();
+  }
+  static consteval bool object_bytes() { return false; } // its prefix is a layout of its own
+  static consteval bool writes_object_bytes() { return false; }
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.template evolvable<T>();
   }
 
   template <class W>

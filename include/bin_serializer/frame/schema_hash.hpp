@@ -29,6 +29,7 @@
 #include "../reflect/evolution.hpp"
 #include "../options.hpp"
 #include "../core/classify.hpp"
+#include "../core/shape.hpp"
 #include "schema_tokens.hpp"
 
 namespace bin_serializer {
@@ -60,25 +61,6 @@ template <options Opts, class Stack, class... Ts>
 constexpr void hash_each(fnv1a& h) {
   (hash_type<Opts, Ts, Stack>(h), ...);
 }
-
-// ---- codecs: a type family says its own shape
-//
-// What codec<T>::schema(h) receives: token() and param() as in fnv1a, and
-// type<Ts...>() to hash nested types (with the recursion guard).
-template <options Opts, class Stack>
-struct shape_hasher {
-  fnv1a& h;
-  constexpr void token(tag t) noexcept { h.token(t); }
-  constexpr void token(tag t, std::uint64_t p) noexcept { h.token(t, p); }
-  constexpr void param(std::uint64_t v) noexcept { h.param(v); }
-  template <class... Ts>
-  constexpr void type() {
-    hash_each<Opts, Stack, Ts...>(h);
-  }
-};
-
-template <class C>
-concept codec_schema_shape = requires(shape_hasher<options{}, type_list<>>& s) { C::schema(s); };
 
 // ---- structs
 
@@ -119,72 +101,40 @@ constexpr void hash_evolvable(fnv1a& h) {
   hash_struct<Opts, T, Stack>(h, first_n<fields>(member_types_t<T>{}));
 }
 
-template <class C>
-concept codec_schema_id = requires {
-  { C::schema_id } -> std::convertible_to<std::uint64_t>;
+// What a description's schema(h) receives (core/shape.hpp, and a codec's
+// schema(h)): token() and param() as in fnv1a, type<Ts...>() for nested types
+// (with the recursion guard), fields<T>() for a struct's fields and
+// evolvable<T>() for an evolvable struct's first version.
+template <options Opts, class Stack>
+struct shape_hasher {
+  fnv1a& h;
+  constexpr void token(tag t) noexcept { h.token(t); }
+  constexpr void token(tag t, std::uint64_t p) noexcept { h.token(t, p); }
+  constexpr void param(std::uint64_t v) noexcept { h.param(v); }
+  template <class... Ts>
+  constexpr void type() {
+    hash_each<Opts, Stack, Ts...>(h);
+  }
+  template <class T>
+  constexpr void fields() {
+    hash_struct<Opts, T, Stack>(h, member_types_t<T>{});
+  }
+  template <class T>
+  constexpr void evolvable() {
+    hash_evolvable<Opts, T, Stack, 1>(h);
+  }
 };
-template <class C>
-concept codec_schema_equivalent = requires { typename C::schema_equivalent; };
 
-template <class T>
-struct codec_without_schema {
-  static_assert(dependent_false<T>,
-                "bin_serializer: schema_hash_v cannot see the layout of a type with a custom "
-                "codec<T> (named in this diagnostic). Declare in the codec either a unique id\n"
-                "    static constexpr std::uint64_t schema_id = 0x5a1e5c0de0000001;\n"
-                "or the type it encodes exactly like\n"
-                "    using schema_equivalent = std::vector<std::uint8_t>;");
-};
-
+// A recursive type refers back to itself; anything else is what its
+// description says.
 template <options Opts, class T, class Stack>
 constexpr void hash_type(fnv1a& h) {
   using U = std::remove_cv_t<T>;
   if constexpr (std::is_class_v<U> && depth_in<U>(Stack{}) != 0) {
-    h.token(t_backref, depth_in<U>(Stack{})); // a recursive type refers back to itself
-  } else if constexpr (evolvable_type<U>) {
-    hash_evolvable<Opts, U, Stack, 1>(h);
-  } else if constexpr (has_codec<U>) {
-    if constexpr (codec_schema_shape<codec<U>>) {
-      shape_hasher<Opts, Stack> s{h};
-      codec<U>::schema(s);
-    } else if constexpr (codec_schema_equivalent<codec<U>>)
-      hash_type<Opts, typename codec<U>::schema_equivalent, Stack>(h);
-    else if constexpr (codec_schema_id<codec<U>>)
-      h.token(t_custom, static_cast<std::uint64_t>(codec<U>::schema_id));
-    else
-      (void)sizeof(codec_without_schema<U>);
-  } else if constexpr (std::is_same_v<U, bool>) {
-    h.token(t_bool);
-  } else if constexpr (std::is_same_v<U, char> || std::is_same_v<U, char8_t> ||
-                       std::is_same_v<U, char16_t> || std::is_same_v<U, char32_t> ||
-                       std::is_same_v<U, wchar_t>) {
-    h.token(t_char, sizeof(U));
-  } else if constexpr (std::is_integral_v<U>) {
-    h.token(std::is_signed_v<U> ? t_sint : t_uint, sizeof(U));
-  } else if constexpr (std::is_floating_point_v<U>) {
-    h.token(t_float, sizeof(U));
-  } else if constexpr (std::is_enum_v<U>) {
-    using under = std::underlying_type_t<U>;
-    if constexpr (ranged_enum<U>) {
-      h.token(t_enum_range);
-      h.param(static_cast<std::uint64_t>(static_cast<under>(enum_range<U>::min)));
-      h.param(static_cast<std::uint64_t>(static_cast<under>(enum_range<U>::max)));
-    } else {
-      h.token(t_enum);
-    }
-    hash_type<Opts, under, Stack>(h);
-  } else if constexpr (std::is_array_v<U>) {
-    h.token(t_array, std::extent_v<U>);
-    hash_type<Opts, std::remove_extent_t<U>, Stack>(h);
-  } else if constexpr (format_of<Opts>::host_layout && bulk_copyable<Opts, U>) {
-    // Copied as its object bytes: the size (padding included) is the shape,
-    // plus the fields when the library can see them.
-    h.token(t_bulk, sizeof(U));
-    if constexpr (has_visible_fields<U>) hash_struct<Opts, U, Stack>(h, member_types_t<U>{});
-  } else if constexpr (has_visible_fields<U>) {
-    hash_struct<Opts, U, Stack>(h, member_types_t<U>{});
+    h.token(t_backref, depth_in<U>(Stack{}));
   } else {
-    explain_unsupported<U, Opts>();
+    shape_hasher<Opts, Stack> s{h};
+    shape<Opts, U>::schema(s);
   }
 }
 
