@@ -51,7 +51,7 @@ struct codec<std::array<T, N>> {
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.
   template <options Opts>
-  static constexpr bool trusted_size = detail::presizable<Opts, T>();
+  static constexpr bool trusted_size = detail::shape<Opts, T>::presizable();
 
   template <options Opts>
   static constexpr std::size_t min_size = N * detail::std_codec::min_size_of<Opts, T>();

@@ -12,8 +12,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "../core/decode.hpp"
-#include "../core/encode.hpp"
+#include "../core/field.hpp"
 #include "../core/size.hpp"
 #include "../frame/schema_tokens.hpp"
 

@@ -11,8 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../core/decode.hpp"
-#include "../core/encode.hpp"
+#include "../core/field.hpp"
 #include "../core/size.hpp"
 #include "../frame/schema_tokens.hpp"
 

@@ -29,12 +29,11 @@
 #include <type_traits>
 #include <utility>
 
-#include "../core/decode.hpp"
+#include "../core/field.hpp"
 #include "../core/validate.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
 #include "../core/classify.hpp"
-#include "../core/encode.hpp"
 #include "../core/size.hpp"
 #include "string.hpp"
 
@@ -89,7 +88,7 @@ consteval std::size_t max_size_of_decayed() {
 // as the core's chrono codecs and std::array's (array.hpp) do.
 template <options Opts, class T>
 consteval bool is_object_bytes() {
-  return object_bytes_encoding<Opts, T>(); // detail/run_layout.hpp
+  return shape<Opts, T>::object_bytes(); // core/shape.hpp
 }
 
 // ---- helpers for the codecs ---------------------------------------------------

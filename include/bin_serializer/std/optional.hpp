@@ -30,7 +30,7 @@ struct codec<std::optional<T>> {
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.
   template <options Opts>
-  static constexpr bool trusted_size = detail::presizable<Opts, T>();
+  static constexpr bool trusted_size = detail::shape<Opts, T>::presizable();
 
   // The presence byte goes through serialize_field like any uint8_t, so each
   // wire format encodes it with its own leaf rules.

@@ -31,7 +31,7 @@ struct codec<std::pair<A, B>> {
   // size<Opts>() is exact; see detail/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size =
-      detail::presizable<Opts, A>() && detail::presizable<Opts, B>();
+      detail::shape<Opts, A>::presizable() && detail::shape<Opts, B>::presizable();
 
   template <options Opts>
   static constexpr std::size_t min_size =
@@ -74,7 +74,7 @@ struct codec<std::tuple<Ts...>> {
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.
   template <options Opts>
-  static constexpr bool trusted_size = (detail::presizable<Opts, Ts>() && ...);
+  static constexpr bool trusted_size = (detail::shape<Opts, Ts>::presizable() && ...);
 
   template <options Opts>
   static constexpr std::size_t min_size = (detail::std_codec::min_size_of<Opts, Ts>() + ... + 0);

@@ -78,7 +78,7 @@ struct codec<std::variant<Ts...>> {
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.
   template <options Opts>
-  static constexpr bool trusted_size = (detail::presizable<Opts, Ts>() && ...);
+  static constexpr bool trusted_size = (detail::shape<Opts, Ts>::presizable() && ...);
   using index_type = std::uint32_t;
   using indices = std::index_sequence_for<Ts...>;
 

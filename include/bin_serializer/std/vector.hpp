@@ -32,7 +32,7 @@ struct codec<std::vector<T, A>> {
 
   // size<Opts>() is exact; see detail/presized_writer.hpp.
   template <options Opts>
-  static constexpr bool trusted_size = detail::presizable<Opts, T>();
+  static constexpr bool trusted_size = detail::shape<Opts, T>::presizable();
 
   template <options Opts>
   static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
