@@ -380,6 +380,14 @@ static PyObject* dec_ndarray(const Plan* p, Ctx* c, Py_ssize_t* ppos, Py_ssize_t
 }
 
 /* Elements of a list/array/set: n decodes into a new list or tuple. */
+/* Puts a new element into the tuple or list dec_seq is filling (steals x). */
+static inline void seq_set(PyObject* r, int as_tuple, Py_ssize_t i, PyObject* x) {
+  if (as_tuple)
+    PyTuple_SET_ITEM(r, i, x);
+  else
+    PyList_SET_ITEM(r, i, x);
+}
+
 static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t n, int as_tuple) {
   PyObject* r = as_tuple ? PyTuple_New(n) : PyList_New(n);
   if (r == NULL) return NULL;
@@ -392,10 +400,7 @@ static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t 
         Py_DECREF(r);
         return NULL;
       }
-      if (as_tuple)
-        PyTuple_SET_ITEM(r, i, x);
-      else
-        PyList_SET_ITEM(r, i, x);
+      seq_set(r, as_tuple, i, x);
     }
     *ppos = pos;
     return r;
@@ -413,10 +418,7 @@ static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t 
         Py_DECREF(r);
         return NULL;
       }
-      if (as_tuple)
-        PyTuple_SET_ITEM(r, i, x);
-      else
-        PyList_SET_ITEM(r, i, x);
+      seq_set(r, as_tuple, i, x);
     }
     *ppos += n * sz;
     return r;
@@ -427,10 +429,7 @@ static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t 
       Py_DECREF(r);
       return NULL;
     }
-    if (as_tuple)
-      PyTuple_SET_ITEM(r, i, x);
-    else
-      PyList_SET_ITEM(r, i, x);
+    seq_set(r, as_tuple, i, x);
   }
   return r;
 }
