@@ -64,8 +64,12 @@ struct Money {
 template <>
 struct bin_serializer::codec<compact_test::Money> {
   static constexpr std::uint64_t schema_id = 0x6d6f6e6579;
-  template <class W> static bool write(W& w, const compact_test::Money& m) { return serialize_field(w, m.cents); }
-  template <class R> static bool read(R& r, compact_test::Money& m) { return deserialize_field(r, m.cents); }
+  template <class W> static bool write(W& w, const compact_test::Money& m) {
+    return serialize_field(w, m.cents);
+  }
+  template <class R> static bool read(R& r, compact_test::Money& m) {
+    return deserialize_field(r, m.cents);
+  }
 };
 
 template <>
@@ -91,7 +95,8 @@ static_assert(F::scalar_max<std::uint16_t> == 3 && F::scalar_max<std::int16_t> =
 static_assert(F::scalar_max<std::uint32_t> == 5 && F::scalar_max<std::int32_t> == 5);
 static_assert(F::scalar_max<std::uint64_t> == 10 && F::scalar_max<std::int64_t> == 10);
 static_assert(F::scalar_max<std::uint8_t> == 1 && F::scalar_max<bool> == 1);
-static_assert(F::scalar_max<char16_t> == 2 && F::scalar_max<char32_t> == 4); // characters stay fixed
+static_assert(F::scalar_max<char16_t> == 2 &&
+              F::scalar_max<char32_t> == 4); // characters stay fixed
 static_assert(F::scalar_max<float> == 4 && F::scalar_max<double> == 8);
 static_assert(F::scalar_max<Wide> == 5 && F::scalar_max<Narrow> == 1);
 static_assert(F::length_min == 1 && F::length_max == 10);
@@ -102,7 +107,9 @@ static_assert(max_serialized_size_v<Packed, compact> == sizeof(Packed));
 static_assert(max_serialized_size_v<std::variant<std::uint8_t, std::int64_t>, compact> == 5 + 10);
 static_assert(!Serializable<wchar_t, compact> && !Serializable<long double, compact>);
 static_assert(Serializable<workloads::Car, compact>);
-static_assert(detail::category_of<compact, Packed>() == detail::category::bulk);
+// On a little-endian host 1-byte leaves and floats are their own encoding.
+static_assert(!detail::little_endian_host ||
+              detail::category_of<compact, Packed>() == detail::category::bulk);
 static_assert(detail::category_of<compact, std::uint32_t>() == detail::category::scalar);
 
 // ---- golden bytes ----------------------------------------------------------
@@ -174,8 +181,8 @@ TEST(CompactGolden, StdFamilies) {
 }
 
 TEST(CompactGolden, StructsFieldByField) {
-  const Mixed m{.small = 1, .delta = -3, .big = 1'000'000, .ratio = 1.0f, .flag = true,
-                .wide = Wide::big};
+  const Mixed m{
+      .small = 1, .delta = -3, .big = 1'000'000, .ratio = 1.0f, .flag = true, .wide = Wide::big};
   EXPECT_EQ(hex_of<compact>(m), "01" "05" "c0843d" "0000803f" "01" "d804");
   EXPECT_EQ(hex_of<compact>(Packed{.a = 1, .b = -1, .c = 'x', .d = true, .e = 1.0f}),
             "01ff" "7801" "0000803f");
@@ -238,7 +245,8 @@ TEST(CompactRefuses, InputEndingInsideAVarint) {
   expect_decode_error<std::uint32_t, compact>("80", errc::truncated, 0);
   expect_decode_error<std::uint64_t, compact>("ffffff", errc::truncated, 0);
   expect_decode_error<std::string, compact>("", errc::truncated, 0);
-  expect_every_truncation_fails<workloads::Person, compact>(encode<compact>(workloads::make_person()));
+  expect_every_truncation_fails<workloads::Person, compact>(
+      encode<compact>(workloads::make_person()));
   expect_every_truncation_fails<Mixed, compact>(encode<compact>(Mixed{.big = ~0ULL}));
 }
 
@@ -255,7 +263,8 @@ TEST(CompactRefuses, ValueChecksStillApply) {
   expect_decode_error<bool, compact>("02", errc::invalid_value, 0);
   expect_decode_error<Ranged, compact>("04", errc::invalid_value, 0);
   expect_decode_error<Ranged, compact>("00", errc::invalid_value, 0);
-  expect_decode_error<std::variant<std::uint8_t, std::uint16_t>, compact>("0200", errc::invalid_value, 0);
+  expect_decode_error<std::variant<std::uint8_t, std::uint16_t>, compact>("0200",
+                                                                          errc::invalid_value, 0);
   expect_decode_error<std::optional<std::uint16_t>, compact>("0200", errc::invalid_value, 0);
 }
 
@@ -272,8 +281,8 @@ TEST(CompactRefuses, FailedDecodeLeavesTheTargetUsable) {
 // ---- round trips and sizes ---------------------------------------------------
 
 TEST(CompactRoundTrip, Boundaries) {
-  for (const std::uint64_t v : {0ULL, 1ULL, 127ULL, 128ULL, 16383ULL, 16384ULL, 0xFFFFFFFFULL,
-                                0x100000000ULL, ~0ULL}) {
+  for (const std::uint64_t v :
+       {0ULL, 1ULL, 127ULL, 128ULL, 16383ULL, 16384ULL, 0xFFFFFFFFULL, 0x100000000ULL, ~0ULL}) {
     SCOPED_TRACE(v);
     expect_round_trip<compact>(v);
     expect_round_trip<compact>(static_cast<std::uint32_t>(v));
@@ -290,8 +299,12 @@ TEST(CompactRoundTrip, Workloads) {
   expect_round_trip<compact>(workloads::make_tick(12345));
   expect_round_trip<compact>(workloads::make_monsters(5));
   expect_round_trip<compact>(workloads::make_profile_v3());
-  expect_round_trip<compact>(Mixed{.small = 255, .delta = -32768, .big = ~0ULL, .ratio = -0.0f,
-                                   .flag = true, .wide = Wide::minus_two});
+  expect_round_trip<compact>(Mixed{.small = 255,
+                                   .delta = -32768,
+                                   .big = ~0ULL,
+                                   .ratio = -0.0f,
+                                   .flag = true,
+                                   .wide = Wide::minus_two});
 }
 
 TEST(CompactRoundTrip, EveryWorkloadIsSmallerThanPortable) {
@@ -361,11 +374,13 @@ TEST(CompactMessage, BigEndianFlagIsRefused) {
 }
 
 TEST(CompactSchemaHash, DiffersOnlyByFormat) {
-  EXPECT_NE((schema_hash_v<workloads::Person, compact>), (schema_hash_v<workloads::Person, portable>));
+  EXPECT_NE((schema_hash_v<workloads::Person, compact>),
+            (schema_hash_v<workloads::Person, portable>));
   EXPECT_NE((schema_hash_v<workloads::Person, compact>), (schema_hash_v<workloads::Person>));
   // Limits do not change the bytes, so not the fingerprint either.
   constexpr options limited{.format = wire_format::compact, .max_string_length = 5};
-  EXPECT_EQ((schema_hash_v<workloads::Person, limited>), (schema_hash_v<workloads::Person, compact>));
+  EXPECT_EQ((schema_hash_v<workloads::Person, limited>),
+            (schema_hash_v<workloads::Person, compact>));
 }
 
 } // namespace

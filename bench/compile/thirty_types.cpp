@@ -257,35 +257,155 @@ bool round_trip(bin_serializer::Buffer& buf, const T& in, T& out) {
 // Every type in both formats, kept out of line so each instantiation is emitted.
 bool probe_all(bin_serializer::Buffer& buf) {
   bool ok = true;
-  { probe::M0 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M1 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M2 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M3 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M4 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M5 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M6 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M7 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M8 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M9 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M10 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M11 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M12 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M13 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M14 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M15 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M16 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M17 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M18 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M19 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M20 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M21 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M22 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M23 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M24 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M25 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M26 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M27 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M28 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
-  { probe::M29 a{}, b{}; ok &= probe::round_trip<bin_serializer::native>(buf, a, b) && probe::round_trip<bin_serializer::portable>(buf, a, b); }
+  {
+    probe::M0 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M1 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M2 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M3 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M4 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M5 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M6 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M7 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M8 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M9 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M10 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M11 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M12 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M13 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M14 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M15 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M16 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M17 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M18 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M19 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M20 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M21 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M22 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M23 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M24 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M25 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M26 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M27 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M28 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
+  {
+    probe::M29 a{}, b{};
+    ok &= probe::round_trip<bin_serializer::native>(buf, a, b) &&
+          probe::round_trip<bin_serializer::portable>(buf, a, b);
+  }
   return ok;
 }

@@ -352,7 +352,8 @@ typedef struct {
 
 static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos);
 
-static inline int read_count(Ctx* c, Py_ssize_t* ppos, Py_ssize_t per, Py_ssize_t* out, int varint) {
+static inline int read_count(Ctx* c, Py_ssize_t* ppos, Py_ssize_t per, Py_ssize_t* out,
+                             int varint) {
   Py_ssize_t pos = *ppos;
   uint64_t n;
   if (varint) {
@@ -395,7 +396,9 @@ static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t 
     Py_ssize_t pos = *ppos;
     for (Py_ssize_t i = 0; i < n; ++i) {
       uint64_t u;
-      PyObject* x = read_varint(c->buf, c->end, &pos, elem->size, &u) < 0 ? NULL : varint_value(elem->code, u);
+      PyObject* x = read_varint(c->buf, c->end, &pos, elem->size, &u) < 0
+                        ? NULL
+                        : varint_value(elem->code, u);
       if (x == NULL) {
         Py_DECREF(r);
         return NULL;
@@ -968,7 +971,8 @@ static int enc_ndarray(const Plan* p, PyObject* v, Out* o, int with_count, Py_ss
     PyErr_SetNone(Fail);
     rc = -1;
   } else {
-    rc = (with_count ? put_count(o, (uint64_t)(PyBytes_GET_SIZE(b) / esize), p->flags & F_VARINT) : 0) < 0
+    rc = (with_count ? put_count(o, (uint64_t)(PyBytes_GET_SIZE(b) / esize), p->flags & F_VARINT)
+                     : 0) < 0
              ? -1
              : enc_bytes_obj(b, o, 0);
   }
@@ -1233,7 +1237,8 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
       x = v;
     }
     if (idx < 0 || idx >= p->nkids) FAIL_INT();
-    if ((p->flags & F_VARINT ? put_varint(o, (uint64_t)idx) : put_u(o, (uint64_t)idx, 4)) < 0) return -1;
+    if ((p->flags & F_VARINT ? put_varint(o, (uint64_t)idx) : put_u(o, (uint64_t)idx, 4)) < 0)
+      return -1;
     if (Py_EnterRecursiveCall(" in bin_serializer encode")) return -1;
     int rc = enc(p->kids[idx], x, o);
     Py_LeaveRecursiveCall();
@@ -1786,8 +1791,8 @@ static PyObject* entry_decode(PyObject* mod, PyObject* const* args, size_t nargs
 static PyObject* mod_set_entries(PyObject* mod, PyObject* args) {
   (void)mod;
   PyObject* a[5];
-  if (!PyArg_ParseTuple(args, "O!O!O!OO", &PyDict_Type, &a[0], &PyDict_Type, &a[1], &PyDict_Type, &a[2],
-                        &a[3], &a[4]))
+  if (!PyArg_ParseTuple(args, "O!O!O!OO", &PyDict_Type, &a[0], &PyDict_Type, &a[1], &PyDict_Type,
+                        &a[2], &a[3], &a[4]))
     return NULL;
   Py_XSETREF(FastPortable, Py_NewRef(a[0]));
   Py_XSETREF(FastNative, Py_NewRef(a[1]));

@@ -164,17 +164,19 @@ struct shape_of {
 //   static constexpr bool leaf;         holds no nested values (max_depth)
 //   template <class H> static void schema(H&);  fingerprint (frame/schema_tokens.hpp)
 template <class T>
-concept leaf_codec = requires {
-  requires codec<T>::leaf;
-};
+concept leaf_codec = requires { requires codec<T>::leaf; };
 
 template <options Opts, class T>
 struct shape_of<Opts, T, category::codec> {
   using C = codec<T>;
-  static consteval bool bounded() { return requires { C::template max_size<Opts>; }; }
+  static consteval bool bounded() {
+    return requires { C::template max_size<Opts>; };
+  }
   static consteval std::size_t max_size() {
-    if constexpr (bounded()) return std::size_t{C::template max_size<Opts>};
-    else return std::size_t{0};
+    if constexpr (bounded())
+      return std::size_t{C::template max_size<Opts>};
+    else
+      return std::size_t{0};
   }
   static consteval std::size_t min_size() {
     if constexpr (requires { C::template min_size<Opts>; })
@@ -357,8 +359,10 @@ struct shape_of<Opts, T, category::array> {
   static consteval std::size_t min_size() { return std::extent_v<T> * element::min_size(); }
   static consteval std::size_t run_size() { return std::extent_v<T> * element::run_size(); }
   static consteval bool presizable() {
-    if constexpr (outline_element<T>) return false;
-    else return element::presizable();
+    if constexpr (outline_element<T>)
+      return false;
+    else
+      return element::presizable();
   }
   static consteval bool object_bytes() { return false; } // else it would be bulk
   static consteval bool writes_object_bytes() { return false; }
@@ -425,8 +429,10 @@ struct shape_of<Opts, T, C> {
   static consteval std::size_t min_size() { return fields::min_size(); }
   static consteval std::size_t run_size() { return fields::run_size(); }
   static consteval bool presizable() {
-    if constexpr (outline_element<T>) return false;
-    else return fields::presizable();
+    if constexpr (outline_element<T>)
+      return false;
+    else
+      return fields::presizable();
   }
   static consteval bool object_bytes() { return false; } // field by field
   static consteval bool writes_object_bytes() { return false; }
@@ -442,9 +448,8 @@ struct shape_of<Opts, T, C> {
 
   template <class W>
   BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
-    auto visit = [&w](const auto&... f) BIN_SERIALIZER_LAMBDA_INLINE -> bool {
-      return write_fields<layout>(w, f...);
-    };
+    auto visit = [&w](const auto&... f)
+                     BIN_SERIALIZER_LAMBDA_INLINE -> bool { return write_fields<layout>(w, f...); };
     return visit_members(value, visit);
   }
   template <class R>
@@ -485,8 +490,10 @@ struct shape_of<Opts, T, category::evolvable> {
   static consteval std::size_t min_size() { return evolvable_prefix_bytes; }
   static consteval std::size_t run_size() { return 0; }
   static consteval bool presizable() {
-    if constexpr (outline_element<T> || !has_visible_fields<T>) return false;
-    else return fields::presizable();
+    if constexpr (outline_element<T> || !has_visible_fields<T>)
+      return false;
+    else
+      return fields::presizable();
   }
   static consteval bool object_bytes() { return false; } // its prefix is a layout of its own
   static consteval bool writes_object_bytes() { return false; }

@@ -27,8 +27,8 @@ struct format_list {
   }
 };
 
-using all_formats = format_list<format_policy<wire_format::native>,
-                                format_policy<wire_format::portable>,
-                                format_policy<wire_format::compact>>;
+using all_formats =
+    format_list<format_policy<wire_format::native>, format_policy<wire_format::portable>,
+                format_policy<wire_format::compact>>;
 
 } // namespace bin_serializer::detail

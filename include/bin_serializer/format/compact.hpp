@@ -42,8 +42,8 @@ consteval bool is_varint() {
 }
 
 template <class T>
-using integer_of = std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>,
-                                      std::type_identity<T>>::type;
+using integer_of =
+    std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::type_identity<T>>::type;
 template <class T>
 using unsigned_of = std::make_unsigned_t<integer_of<T>>;
 
@@ -54,13 +54,17 @@ inline constexpr std::size_t max_bytes = (sizeof(U) * 8 + 6) / 7;
 // Bytes a leaf T occupies: fewest and most.
 template <class T>
 consteval std::size_t min_size() {
-  if constexpr (is_varint<T>()) return 1;
-  else return sizeof(T);
+  if constexpr (is_varint<T>())
+    return 1;
+  else
+    return sizeof(T);
 }
 template <class T>
 consteval std::size_t max_size() {
-  if constexpr (is_varint<T>()) return max_bytes<std::make_unsigned_t<integer_of<T>>>;
-  else return sizeof(T);
+  if constexpr (is_varint<T>())
+    return max_bytes<std::make_unsigned_t<integer_of<T>>>;
+  else
+    return sizeof(T);
 }
 
 BIN_SERIALIZER_INLINE constexpr std::size_t size(std::uint64_t u) noexcept {
@@ -103,8 +107,8 @@ BIN_SERIALIZER_INLINE constexpr T from_unsigned(unsigned_of<T> u) noexcept {
 template <class U>
 BIN_SERIALIZER_INLINE constexpr bool canonical(std::size_t n, unsigned last) noexcept {
   constexpr std::size_t spare = sizeof(U) * 8 - 7 * (max_bytes<U> - 1); // bits in the last byte
-  if (n > 1 && last == 0) return false;                                  // not the shortest
-  return n < max_bytes<U> || (last >> spare) == 0;                       // within U's width
+  if (n > 1 && last == 0) return false;                                 // not the shortest
+  return n < max_bytes<U> || (last >> spare) == 0;                      // within U's width
 }
 
 // Reads one varint of U. Failures: truncated (or limit_exceeded past

@@ -21,8 +21,10 @@ template <bool Little>
 struct fixed_width_leaves {
   template <class U>
   BIN_SERIALIZER_INLINE static constexpr U order(U v) noexcept {
-    if constexpr (Little && !little_endian_host) return byteswap_uint(v);
-    else return v;
+    if constexpr (Little && !little_endian_host)
+      return byteswap_uint(v);
+    else
+      return v;
   }
 
   template <class T>

@@ -79,9 +79,8 @@ template <class F, class W>
 BIN_SERIALIZER_INLINE bool put_length(W& w, std::size_t n) noexcept {
   if constexpr (F::length_min != F::length_max &&
                 requires { w.template store_at<F::length_max>([](std::byte* p) { return p; }); }) {
-    return w.template store_at<F::length_max>([n](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE {
-      return F::store_length(p, n);
-    });
+    return w.template store_at<F::length_max>(
+        [n](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE { return F::store_length(p, n); });
   } else {
     std::byte tmp[F::length_max];
     const std::byte* end = F::store_length(tmp, n);
@@ -94,9 +93,8 @@ template <class F, class W, class T>
 BIN_SERIALIZER_INLINE bool put_scalar(W& w, T v) noexcept {
   if constexpr (F::template scalar_min<T> != F::template scalar_max<T> &&
                 requires { w.template store_at<1>([](std::byte* p) { return p; }); }) {
-    return w.template store_at<F::template scalar_max<T>>([v](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE {
-      return F::store_scalar(p, v);
-    });
+    return w.template store_at<F::template scalar_max<T>>(
+        [v](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE { return F::store_scalar(p, v); });
   } else {
     std::byte tmp[F::template scalar_max<T>];
     const std::byte* end = F::store_scalar(tmp, v);

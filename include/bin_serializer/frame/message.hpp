@@ -198,9 +198,9 @@ BIN_SERIALIZER_INLINE bool read_header(R& r, message_header& h) {
   // The format byte names a known format; only one in the host's layout may
   // say its payload is big-endian.
   bool host_layout = false;
-  if (!detail::all_formats::with(raw[header_offset_format],
-                                 [&host_layout](auto f) { host_layout = decltype(f)::host_layout; }))
-      [[unlikely]]
+  if (!detail::all_formats::with(raw[header_offset_format], [&host_layout](auto f) {
+        host_layout = decltype(f)::host_layout;
+      })) [[unlikely]]
     return r.fail(errc::bad_header, at + header_offset_format);
   const auto flags = get_le<std::uint16_t>(raw + header_offset_flags);
   if ((flags & ~(message_flag_big_endian | message_flag_type_id)) != 0 ||

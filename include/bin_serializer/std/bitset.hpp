@@ -39,8 +39,7 @@ struct codec<std::bitset<N>> {
   static constexpr bool host_words = detail::format_of<Opts>::host_layout;
 
   template <options Opts>
-  static constexpr std::size_t max_size =
-      host_words<Opts> ? sizeof(bits) : portable_bytes;
+  static constexpr std::size_t max_size = host_words<Opts> ? sizeof(bits) : portable_bytes;
 
   template <options Opts>
   static constexpr std::size_t size(const bits&) noexcept {

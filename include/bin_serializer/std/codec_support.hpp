@@ -48,7 +48,6 @@ BIN_SERIALIZER_INLINE constexpr std::size_t length_prefix_size(std::size_t n) no
   return format_of<Opts>::length_size(n);
 }
 
-
 // ---- lower bound on an encoding's size --------------------------------------
 
 // What core/shape.hpp's description of T says.
@@ -164,7 +163,8 @@ BIN_SERIALIZER_INLINE bool write_counted(W& w, const E* data, std::size_t count)
   refuse_pointers<W::opts, E>();
   if constexpr (is_object_bytes<W::opts, E>()) {
     const std::size_t bytes = count * sizeof(E);
-    if (!(w.reserve(length_prefix_size<W::opts>(count) + bytes) && w.write_length(count))) return false;
+    if (!(w.reserve(length_prefix_size<W::opts>(count) + bytes) && w.write_length(count)))
+      return false;
     // An empty vector's data() may be null: never hand that to memcpy.
     return count == 0 || w.write_bytes(data, bytes);
   } else {

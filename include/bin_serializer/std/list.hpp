@@ -75,7 +75,8 @@ struct codec<std::forward_list<T, A>> {
   template <options Opts>
   static constexpr std::size_t size(const list_type& l) {
     const auto n = static_cast<std::size_t>(std::distance(l.begin(), l.end()));
-    return detail::std_codec::length_prefix_size<Opts>(n) + detail::std_codec::elements_size<Opts, T>(l, n);
+    return detail::std_codec::length_prefix_size<Opts>(n) +
+           detail::std_codec::elements_size<Opts, T>(l, n);
   }
 
   template <class R>

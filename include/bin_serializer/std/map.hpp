@@ -53,8 +53,8 @@ struct map_codec {
   static constexpr std::size_t size(const M& m) {
     if constexpr (has_fixed_size<Opts, key_type>() && has_fixed_size<Opts, mapped_type>()) {
       return length_prefix_size<Opts>(m.size()) +
-             m.size() * (max_size_of_decayed<Opts, key_type>() +
-                         max_size_of_decayed<Opts, mapped_type>());
+             m.size() *
+                 (max_size_of_decayed<Opts, key_type>() + max_size_of_decayed<Opts, mapped_type>());
     } else {
       std::size_t total = length_prefix_size<Opts>(m.size());
       for (const auto& entry : m) {

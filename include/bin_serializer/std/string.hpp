@@ -72,7 +72,8 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   // format on a big-endian host), the only other character encoding a format
   // may choose.
   template <options Opts>
-  static constexpr bool chars_as_block = detail::format_of<Opts>::template object_bytes_scalar<CharT>;
+  static constexpr bool chars_as_block =
+      detail::format_of<Opts>::template object_bytes_scalar<CharT>;
 
   template <options Opts>
   static constexpr void check_portable() {

@@ -55,7 +55,8 @@ struct codec<std::basic_string_view<CharT, Traits>> {
                   "bytes on Windows, 4 elsewhere). Use std::u16string_view or "
                   "std::u32string_view.");
     const std::size_t bytes = s.size() * sizeof(CharT);
-    if (!(w.reserve(detail::std_codec::length_prefix_size<W::opts>(s.size()) + bytes) && w.write_length(s.size())))
+    if (!(w.reserve(detail::std_codec::length_prefix_size<W::opts>(s.size()) + bytes) &&
+          w.write_length(s.size())))
       return false;
     if constexpr (chars_as_block<W::opts>) {
       // An empty view's data() may be null: never hand that to memcpy.

@@ -86,9 +86,8 @@ struct codec<std::variant<Ts...>> {
                 "bin_serializer: a variant's index is encoded as a uint32_t");
 
   template <options Opts>
-  static constexpr std::size_t min_size =
-      detail::std_codec::min_size_of<Opts, index_type>() +
-      std::min({detail::std_codec::min_size_of<Opts, Ts>()...});
+  static constexpr std::size_t min_size = detail::std_codec::min_size_of<Opts, index_type>() +
+                                          std::min({detail::std_codec::min_size_of<Opts, Ts>()...});
 
   template <options Opts>
     requires(BoundedSize<Ts, Opts> && ...)
@@ -107,7 +106,8 @@ struct codec<std::variant<Ts...>> {
   template <options Opts>
   static constexpr std::size_t size(const variant_type& v) {
     // A valueless variant cannot be written (write fails); count its index only.
-    if (v.valueless_by_exception()) return detail::std_codec::max_size_of_decayed<Opts, index_type>();
+    if (v.valueless_by_exception())
+      return detail::std_codec::max_size_of_decayed<Opts, index_type>();
     return ::bin_serializer::serialized_size<Opts>(static_cast<index_type>(v.index())) +
            size_active<Opts>(v, indices{});
   }

@@ -110,7 +110,8 @@ struct codec<std::vector<bool, A>> {
   template <class W>
   static bool write(W& w, const vector_type& v) {
     const std::size_t n = v.size();
-    if (!(w.reserve(detail::std_codec::length_prefix_size<W::opts>(n) + n) && w.write_length(n))) return false;
+    if (!(w.reserve(detail::std_codec::length_prefix_size<W::opts>(n) + n) && w.write_length(n)))
+      return false;
     unsigned char bytes[block];
     std::size_t filled = 0;
     for (const bool bit : v) {

@@ -196,7 +196,8 @@ namespace detail {
 template <options Opts, class T>
 consteval bool little_endian_element() {
   if constexpr (scalar_type<T>)
-    return !format_of<Opts>::template refuses<T> && format_of<Opts>::template little_endian_scalar<T>;
+    return !format_of<Opts>::template refuses<T> &&
+           format_of<Opts>::template little_endian_scalar<T>;
   else
     return false;
 }
