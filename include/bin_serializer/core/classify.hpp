@@ -29,7 +29,7 @@
 //   array       C array of non-trivially-copyable elements, element by element
 //   reflectable reflect(visitor) lists the fields: each in that order
 //   aggregate   a plain aggregate (no reflect()): fields in declaration order,
-//               found by detail/aggregate.hpp
+//               found by reflect/aggregate.hpp
 //   unsupported none of the above: a compile error naming the type and
 //               showing the reflect() to write
 //
@@ -73,8 +73,8 @@ struct no_codec {};
 //     template <class R> static bool read(R& r, Money& m) { return deserialize_field(r, m.cents); }
 //   };
 //
-// W and R are the library's writer and reader (detail/writer.hpp,
-// detail/reader.hpp); serialize_field / deserialize_field recurse into members.
+// W and R are the library's writer and reader (cursor/writer.hpp,
+// cursor/reader.hpp); serialize_field / deserialize_field recurse into members.
 template <class T>
 struct codec : detail::no_codec {};
 

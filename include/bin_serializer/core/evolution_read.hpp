@@ -1,4 +1,4 @@
-// Reading an evolvable struct: included at the end of deserializer.hpp, after
+// Reading an evolvable struct: included at the end of core/decode.hpp, after
 // read_value, which it recurses into.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Writing an evolvable struct: included at the end of serializer.hpp, after
+// Writing an evolvable struct: included at the end of core/encode.hpp, after
 // write_value, which it recurses into.
 #pragma once
 
@@ -17,7 +17,7 @@ bool write_evolvable(W& w, const T& value) {
   static_assert(check_evolvable<U>());
   // The body length goes first, so measure before writing (a bounded struct
   // is a constant; otherwise one walk over string and container lengths).
-  const std::size_t body = evolvable_body_size<W::opts>(value);
+  const std::size_t body = fields_size<W::opts>(value);
   if (body > std::numeric_limits<std::uint32_t>::max()) [[unlikely]]
     return w.fail(errc::limit_exceeded);
   const std::uint32_t prefix[2] = {

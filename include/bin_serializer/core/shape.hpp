@@ -417,6 +417,15 @@ struct fields_shape {
 template <options Opts, class... Fs>
 consteval auto fields_shape_of(type_list<Fs...>) -> fields_shape<Opts, Fs...>;
 
+// Bytes of a struct's fields, one after another (an evolvable struct's body).
+template <options Opts, class T>
+constexpr std::size_t fields_size(const T& value) {
+  auto visit = [](const auto&... f) BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
+    return (shape<Opts, std::remove_cvref_t<decltype(f)>>::size(f) + ... + 0);
+  };
+  return visit_members(value, visit);
+}
+
 template <options Opts, class T>
 using fields_of = decltype(fields_shape_of<Opts>(member_types_t<T>{}));
 
@@ -464,12 +473,7 @@ struct shape_of<Opts, T, C> {
       return visit_members(value, visit);
     }
   }
-  static constexpr std::size_t size(const T& value) {
-    auto visit = [](const auto&... f) BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
-      return (shape<Opts, std::remove_cvref_t<decltype(f)>>::size(f) + ... + 0);
-    };
-    return visit_members(value, visit);
-  }
+  static constexpr std::size_t size(const T& value) { return fields_size<Opts>(value); }
 };
 
 template <options Opts, class T>
@@ -511,10 +515,7 @@ struct shape_of<Opts, T, category::evolvable> {
     return read_evolvable(r, value);
   }
   static constexpr std::size_t size(const T& value) {
-    auto visit = [](const auto&... f) BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
-      return (shape<Opts, std::remove_cvref_t<decltype(f)>>::size(f) + ... + 0);
-    };
-    return evolvable_prefix_bytes + visit_members(value, visit);
+    return evolvable_prefix_bytes + fields_size<Opts>(value);
   }
 };
 

@@ -32,15 +32,6 @@ constexpr std::size_t size_of(const T& value) {
   return shape<Opts, T>::size(value);
 }
 
-// Bytes of an evolvable struct's fields (its body, without the prefix).
-template <options Opts, class T>
-constexpr std::size_t evolvable_body_size(const T& value) {
-  auto visit = [](const auto&... fields) BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
-    return (size_of<Opts>(fields) + ... + 0);
-  };
-  return visit_members(value, visit);
-}
-
 template <options Opts, class T>
 consteval bool has_bounded_size() {
   return shape<Opts, T>::bounded();

@@ -70,36 +70,33 @@ concept platform_dependent =
 template <auto Opts>
 using format_of = format_policy<Opts.format>;
 
-// A length or count prefix through any writer (write_length of the library's
-// writers). A variable-length encoding is stored in place by a writer with
-// direct access (store_at), after making room for the longest one; anything
-// else is encoded on the stack, then one write_bytes (for a fixed-size leaf
-// that is one store).
-template <class F, class W>
-BIN_SERIALIZER_INLINE bool put_length(W& w, std::size_t n) noexcept {
-  if constexpr (F::length_min != F::length_max &&
-                requires { w.template store_at<F::length_max>([](std::byte* p) { return p; }); }) {
-    return w.template store_at<F::length_max>(
-        [n](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE { return F::store_length(p, n); });
+// A leaf of Min to Max bytes that store(p) encodes at p, returning the end,
+// through any writer (a length prefix: write_length; a scalar: the core). A
+// variable-length leaf is stored in place by a writer with direct access
+// (store_at), after making room for the longest encoding; anything else is
+// encoded on the stack, then one write_bytes (for a fixed-size leaf that is
+// one store).
+template <std::size_t Min, std::size_t Max, class W, class Store>
+BIN_SERIALIZER_INLINE bool put_leaf(W& w, Store&& store) noexcept {
+  if constexpr (Min != Max && requires { w.template store_at<Max>(store); }) {
+    return w.template store_at<Max>(store);
   } else {
-    std::byte tmp[F::length_max];
-    const std::byte* end = F::store_length(tmp, n);
+    std::byte tmp[Max];
+    const std::byte* end = store(tmp);
     return w.write_bytes(tmp, static_cast<std::size_t>(end - tmp));
   }
 }
 
-// A scalar through any writer, the same way.
+template <class F, class W>
+BIN_SERIALIZER_INLINE bool put_length(W& w, std::size_t n) noexcept {
+  return put_leaf<F::length_min, F::length_max>(
+      w, [n](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE { return F::store_length(p, n); });
+}
+
 template <class F, class W, class T>
 BIN_SERIALIZER_INLINE bool put_scalar(W& w, T v) noexcept {
-  if constexpr (F::template scalar_min<T> != F::template scalar_max<T> &&
-                requires { w.template store_at<1>([](std::byte* p) { return p; }); }) {
-    return w.template store_at<F::template scalar_max<T>>(
-        [v](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE { return F::store_scalar(p, v); });
-  } else {
-    std::byte tmp[F::template scalar_max<T>];
-    const std::byte* end = F::store_scalar(tmp, v);
-    return w.write_bytes(tmp, static_cast<std::size_t>(end - tmp));
-  }
+  return put_leaf<F::template scalar_min<T>, F::template scalar_max<T>>(
+      w, [v](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE { return F::store_scalar(p, v); });
 }
 
 } // namespace detail

@@ -9,7 +9,7 @@
 // way cannot see every field, the second way counts plain initialisers
 // T{any, any, ...} (which those members accept) and then walks the positions,
 // recognising a C array by how many initialisers it absorbs.
-// Binding: a structured binding of that many names (detail/aggregate_ladder.hpp).
+// Binding: a structured binding of that many names (reflect/aggregate_ladder.hpp).
 //
 // Not covered (the user writes reflect() instead, and the compile error says
 // so): aggregates with base classes, reference members, members that neither

@@ -17,8 +17,8 @@
 // appended; removing, reordering or retyping a first-version field changes
 // schema_hash_v, so framed messages catch it.
 //
-// This header only declares the opt-in (serializable.hpp needs it to pick the
-// category); the encoding lives in detail/evolution_io.hpp.
+// This header only declares the opt-in (core/classify.hpp needs it to pick the
+// category); the encoding lives in core/evolution_io.hpp.
 #pragma once
 
 #include <array>

@@ -49,7 +49,7 @@ struct codec<std::array<T, N>> {
   }
   using array_type = std::array<T, N>;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = detail::shape<Opts, T>::presizable();
 

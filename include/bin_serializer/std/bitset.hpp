@@ -29,7 +29,7 @@ struct codec<std::bitset<N>> {
   using bits = std::bitset<N>;
   static constexpr std::size_t portable_bytes = (N + 7) / 8;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = true;
 
@@ -46,7 +46,7 @@ struct codec<std::bitset<N>> {
     return max_size<Opts>;
   }
   // Every bitset<N> encodes to exactly this many bytes: lets a struct decode
-  // it within a run of fixed-size fields (detail/field_runs.hpp).
+  // it within a run of fixed-size fields (core/read_fields.hpp).
   template <options Opts>
   static constexpr std::size_t exact_size = max_size<Opts>;
 

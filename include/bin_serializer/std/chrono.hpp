@@ -30,7 +30,7 @@ struct codec<std::chrono::duration<Rep, Period>> {
   }
   using duration = std::chrono::duration<Rep, Period>;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = true;
 
@@ -69,7 +69,7 @@ struct codec<std::chrono::time_point<Clock, Duration>> {
   }
   using time_point = std::chrono::time_point<Clock, Duration>;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = true;
 

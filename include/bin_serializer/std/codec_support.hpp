@@ -82,7 +82,7 @@ consteval std::size_t max_size_of_decayed() {
 // (bool, ranged enums, and with opts.check_trivial_members structs holding
 // them: detail::bulk_needs_check) and without pointers (those must reach the
 // library's pointer diagnostic), or a type whose codec says so: a codec may
-// declare (serializable.hpp, detail::codec_is_object_bytes)
+// declare (core/classify.hpp, detail::codec_is_object_bytes)
 //   template <options Opts> static constexpr bool object_bytes = ...;
 // as the core's chrono codecs and std::array's (array.hpp) do.
 template <options Opts, class T>
@@ -94,7 +94,7 @@ consteval bool is_object_bytes() {
 
 // Instantiates the library's "raw pointer" diagnostic if T would be copied as
 // object bytes although a pointer is visible in its fields (the bulk path of
-// serializer.hpp does the same). Only bulk types need it: a bare pointer, or
+// core/encode.hpp does the same). Only bulk types need it: a bare pointer, or
 // one inside a reflected type, is refused by serialize_field itself, and a
 // type with a codec checks its own elements.
 template <options Opts, class T>

@@ -1,7 +1,7 @@
 // std::optional<T>: [uint8 presence: 0 or 1][T, only if the byte is 1]
 //
 // std::optional<int> is trivially copyable, which is why codecs are looked up
-// before the memcpy path (serializable.hpp): copying the object would send
+// before the memcpy path (core/classify.hpp): copying the object would send
 // padding and whatever the engaged flag held, and decoding could not reject a
 // flag of 2. Decoding rejects any presence byte other than 0 and 1
 // (errc::invalid_value at that byte); with opts.validate_values off (the
@@ -28,7 +28,7 @@ struct codec<std::optional<T>> {
   }
   using optional_type = std::optional<T>;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = detail::shape<Opts, T>::presizable();
 

@@ -30,18 +30,6 @@ inline constexpr bool is_char_type =
     std::is_same_v<C, char> || std::is_same_v<C, char8_t> || std::is_same_v<C, char16_t> ||
     std::is_same_v<C, char32_t> || std::is_same_v<C, wchar_t>;
 
-template <class T>
-inline constexpr bool is_std_string = false;
-template <class C, class Tr, class A>
-inline constexpr bool is_std_string<std::basic_string<C, Tr, A>> = true;
-
-// Strings and string views are leaves: they hold no nested values, so they
-// do not count against opts.max_depth.
-template <class T>
-inline constexpr bool is_string_leaf = is_std_string<T>;
-template <class C, class Tr>
-inline constexpr bool is_string_leaf<std::basic_string_view<C, Tr>> = true;
-
 // Granularity for reading strings from a source that cannot say how much input
 // is left: memory grows with the bytes actually received, not with the prefix.
 inline constexpr std::size_t stream_chunk_bytes = std::size_t{64} * 1024;

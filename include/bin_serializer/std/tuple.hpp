@@ -28,7 +28,7 @@ struct codec<std::pair<A, B>> {
   }
   using pair_type = std::pair<A, B>;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size =
       detail::shape<Opts, A>::presizable() && detail::shape<Opts, B>::presizable();
@@ -72,7 +72,7 @@ struct codec<std::tuple<Ts...>> {
   }
   using tuple_type = std::tuple<Ts...>;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = (detail::shape<Opts, Ts>::presizable() && ...);
 

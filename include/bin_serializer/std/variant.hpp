@@ -40,7 +40,7 @@ struct codec<std::monostate> {
     h.token(detail::schema::t_monostate);
   }
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = true;
   template <options Opts>
@@ -76,7 +76,7 @@ struct codec<std::variant<Ts...>> {
   }
   using variant_type = std::variant<Ts...>;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = (detail::shape<Opts, Ts>::presizable() && ...);
   using index_type = std::uint32_t;

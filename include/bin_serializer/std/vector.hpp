@@ -30,7 +30,7 @@ struct codec<std::vector<T, A>> {
   }
   using vector_type = std::vector<T, A>;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = detail::shape<Opts, T>::presizable();
 
@@ -97,7 +97,7 @@ struct codec<std::vector<bool, A>> {
   }
   using vector_type = std::vector<bool, A>;
 
-  // size<Opts>() is exact; see detail/presized_writer.hpp.
+  // size<Opts>() is exact; see cursor/presized_writer.hpp.
   template <options Opts>
   static constexpr bool trusted_size = true;
 
