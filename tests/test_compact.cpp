@@ -325,6 +325,53 @@ TEST(CompactRoundTrip, FixedCapacityBufferFailsCleanly) {
   EXPECT_TRUE(serialize<compact>(exact, p));
 }
 
+// serialize() reserves an upper bound (each varint at its longest) instead of
+// measuring the message; a buffer that cannot hold the bound is asked for the
+// exact size, so a message that fits is never refused.
+template <class T>
+void expect_exact_fit(const T& value) {
+  const std::size_t exact = serialized_size<compact>(value);
+  EXPECT_GE(detail::size_bound_of<compact>(value), exact);
+  EXPECT_EQ(detail::size_bound_of<native>(value) >= serialized_size<native>(value), true);
+  {
+    Buffer grown; // appends exactly the encoding, whatever was reserved
+    ASSERT_TRUE(serialize<compact>(grown, value));
+    EXPECT_EQ(grown.size(), exact);
+  }
+  std::vector<std::byte> memory(exact + 1, std::byte{0xEE});
+  {
+    SpanBuffer tight(std::span<std::byte>(memory).first(exact));
+    ASSERT_TRUE(serialize<compact>(tight, value)) << tight.last_error().message();
+    EXPECT_EQ(tight.size(), exact);
+    EXPECT_EQ(tight.last_error().code, errc::ok); // the refused bound leaves no trace
+    EXPECT_EQ(memory[exact], std::byte{0xEE});    // nothing past the span
+    EXPECT_EQ(to_hex(tight.bytes()), to_hex(encode<compact>(value)));
+  }
+  if (exact != 0) {
+    SpanBuffer short_by_one(std::span<std::byte>(memory).first(exact - 1));
+    EXPECT_FALSE(serialize<compact>(short_by_one, value));
+    EXPECT_EQ(short_by_one.size(), 0u);
+    EXPECT_EQ(short_by_one.last_error().code, errc::buffer_full);
+  }
+}
+
+TEST(CompactRoundTrip, ABufferJustLargeEnoughIsEnough) {
+  expect_exact_fit(workloads::make_person());
+  expect_exact_fit(workloads::make_car_sequential(3));
+  expect_exact_fit(workloads::make_monsters(7));
+  expect_exact_fit(workloads::make_tick(5)); // bounded: the bound is a constant
+  expect_exact_fit(Mixed{.big = 1});
+  expect_exact_fit(std::vector<std::optional<std::uint64_t>>{1, std::nullopt, ~0ULL});
+  expect_exact_fit(std::string());
+  // The bound is each leaf at its longest: Tick's is its max_serialized_size_v.
+  EXPECT_EQ(detail::size_bound_of<compact>(workloads::make_tick(5)),
+            (max_serialized_size_v<workloads::Tick, compact>));
+  EXPECT_EQ(detail::size_bound_of<compact>(std::string("abc")), 10u + 3u);
+  // Formats whose leaves have one size reserve exactly.
+  EXPECT_EQ(detail::reservation_of<portable>(workloads::make_car_sequential(3)),
+            serialized_size<portable>(workloads::make_car_sequential(3)));
+}
+
 TEST(CompactRoundTrip, ShortVarintFitsTheLastByteOfAFixedBuffer) {
   // Room for 1 byte, while an int64 varint may take 10: the checked writer
   // must still store the 1-byte encoding, and refuse a longer one cleanly.

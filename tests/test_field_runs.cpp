@@ -10,8 +10,10 @@
 #include <bitset>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "workloads/workloads.hpp"
@@ -95,6 +97,29 @@ static_assert(bs::detail::leading_run_length<bs::native, std::uint32_t, bool, Si
                                              Point, std::array<std::uint32_t, 4>, std::string>() ==
               6);
 
+// Bounded members whose size varies (an optional, a variant, and in the
+// compact format every integer of 16 bits and more) join a run for reading,
+// counted at their largest; the input then moves on by what they took.
+struct Varying {
+  std::uint8_t tag = 0;
+  std::optional<std::uint16_t> maybe;
+  std::variant<std::uint8_t, std::int32_t> either;
+  std::uint64_t count = 0;
+  std::int32_t delta = 0;
+  std::string note; // ends the run
+  std::array<std::uint16_t, 3> small{};
+  bool live = false;
+  bool operator==(const Varying&) const = default;
+};
+static_assert(bs::detail::run_length<bs::native, true, std::uint8_t, std::optional<std::uint16_t>,
+                                     std::variant<std::uint8_t, std::int32_t>, std::uint64_t,
+                                     std::int32_t, std::string>() == 5);
+static_assert(bs::detail::leading_run_length<bs::native, std::uint8_t,
+                                             std::optional<std::uint16_t>>() ==
+              1); // not for writing
+static_assert(bs::detail::run_size<bs::compact, std::uint64_t, true>() == 10);
+static_assert(bs::detail::run_size<bs::compact, std::uint64_t>() == 0); // not for writing
+
 // An output with write() only: encoded field by field (no runs).
 using WriteOnly = test_util::WriteOnlySink;
 
@@ -166,24 +191,47 @@ void expect_same_outcome(const std::vector<std::byte>& bytes, const std::string&
   }
 }
 
-template <bs::options Opts>
-void check_every_cut_and_byte() {
-  const std::vector<Row> rows{sample(1), sample(2), sample(3)};
-  const auto good = encode<Opts>(rows);
-  expect_same_outcome<Opts, std::vector<Row>>(good, "intact");
+Varying varying(std::uint32_t i) {
+  Varying v;
+  v.tag = static_cast<std::uint8_t>(i);
+  if (i % 2 == 0) v.maybe = static_cast<std::uint16_t>(300 * i);
+  if (i % 3 == 0)
+    v.either = static_cast<std::int32_t>(-70000 * static_cast<std::int32_t>(i));
+  else
+    v.either = static_cast<std::uint8_t>(i);
+  v.count = i == 2 ? ~0ULL : 1ULL << (7 * i);
+  v.delta = -static_cast<std::int32_t>(i * i * 1000);
+  v.note = std::string(i, 'n');
+  v.small = {static_cast<std::uint16_t>(i), 200, 65535};
+  v.live = i % 2 == 1;
+  return v;
+}
+
+// Every cut of the value's encoding and every byte replaced by a few values
+// (0x80 and 0xff continue a varint, 0x02 is no bool): the same outcome either way.
+template <bs::options Opts, class T>
+void check_every_cut_and_byte(const T& value) {
+  const auto good = encode<Opts>(value);
+  expect_same_outcome<Opts, T>(good, "intact");
   for (std::size_t cut = 0; cut < good.size(); ++cut) {
     const std::vector<std::byte> part(good.begin(),
                                       good.begin() + static_cast<std::ptrdiff_t>(cut));
-    expect_same_outcome<Opts, std::vector<Row>>(part, "cut " + std::to_string(cut));
+    expect_same_outcome<Opts, T>(part, "cut " + std::to_string(cut));
   }
   for (std::size_t i = 0; i < good.size(); ++i) {
-    for (const unsigned v : {0x02u, 0x80u, 0xffu}) {
+    for (const unsigned v : {0x00u, 0x02u, 0x80u, 0xffu}) {
       auto bad = good;
       bad[i] = static_cast<std::byte>(v);
-      expect_same_outcome<Opts, std::vector<Row>>(bad, "byte " + std::to_string(i) + " = " +
-                                                           std::to_string(v));
+      expect_same_outcome<Opts, T>(bad, "byte " + std::to_string(i) + " = " + std::to_string(v));
     }
   }
+}
+
+template <bs::options Opts>
+void check_every_cut_and_byte() {
+  check_every_cut_and_byte<Opts>(std::vector<Row>{sample(1), sample(2), sample(3)});
+  check_every_cut_and_byte<Opts>(
+      std::vector<Varying>{varying(0), varying(1), varying(2), varying(3), varying(4)});
 }
 
 } // namespace field_runs_test
@@ -208,6 +256,7 @@ TEST(FieldRuns, RoundTripAndGoldenBytesUnchanged) {
 TEST(FieldRuns, NativeSameAsFieldByField) { check_every_cut_and_byte<bs::native>(); }
 TEST(FieldRuns, PortableSameAsFieldByField) { check_every_cut_and_byte<bs::portable>(); }
 TEST(FieldRuns, UntrustedSameAsFieldByField) { check_every_cut_and_byte<bs::untrusted>(); }
+TEST(FieldRuns, CompactSameAsFieldByField) { check_every_cut_and_byte<bs::compact>(); }
 
 template <bs::options Opts, class T>
 void expect_same_bytes_as_field_by_field(const T& value) {
@@ -225,6 +274,14 @@ TEST(FieldRuns, EncodingWritesTheSameBytesAsFieldByField) {
   expect_same_bytes_as_field_by_field<bs::native>(workloads::make_car_sequential(5));
   expect_same_bytes_as_field_by_field<bs::portable>(workloads::make_small_message());
   expect_same_bytes_as_field_by_field<bs::native>(workloads::make_monsters(3));
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    expect_same_bytes_as_field_by_field<bs::native>(varying(i));
+    expect_same_bytes_as_field_by_field<bs::compact>(varying(i));
+  }
+  expect_same_bytes_as_field_by_field<bs::compact>(std::vector<Row>{sample(1), sample(2)});
+  expect_same_bytes_as_field_by_field<bs::compact>(workloads::make_car_sequential(5));
+  expect_same_bytes_as_field_by_field<bs::compact>(workloads::make_monsters(3));
+  expect_same_bytes_as_field_by_field<bs::compact>(workloads::make_tick(9));
 }
 
 TEST(FieldRuns, UserCodecWithExactSizeJoinsARun) {
@@ -296,6 +353,10 @@ TEST(FieldRuns, ATotalLimitInsideARunIsReportedAsTheLimit) {
 TEST(FieldRuns, SeedWorkloadsDecodeAsFieldByField) {
   expect_same_outcome<bs::native, workloads::Car>(
       encode<bs::native>(workloads::make_car_sequential(3)), "car");
+  // Compact: Car's leading fields are one run of varints read at their largest.
+  check_every_cut_and_byte<bs::compact>(workloads::make_car_sequential(3));
+  check_every_cut_and_byte<bs::compact>(workloads::make_tick(77));
+  check_every_cut_and_byte<bs::compact>(workloads::make_person());
   expect_same_outcome<bs::portable, workloads::SmallMessage>(
       encode<bs::portable>(workloads::make_small_message()), "small message");
   const auto monsters = workloads::make_monsters(4);

@@ -27,7 +27,7 @@ BIN_SERIALIZER_INLINE bool write_value(W& w, const T& value) {
 
 // Growing a buffer once per message beats growing it per field. For a bounded
 // type the bound is a constant; otherwise one cheap traversal (string and
-// container lengths) gives the exact size. Bulk types are a single write
+// container lengths) gives the size (size.hpp's reservation_of). Bulk types are a single write
 // anyway, and a fixed-capacity buffer cannot grow, so both skip this.
 template <options Opts, class W, class B, class T>
 BIN_SERIALIZER_INLINE bool reserve_upfront(W& w, const T& value) {
@@ -37,7 +37,24 @@ BIN_SERIALIZER_INLINE bool reserve_upfront(W& w, const T& value) {
   else if constexpr (BoundedSize<T, Opts>)
     return w.reserve(max_serialized_size_v<T, Opts>);
   else
-    return w.reserve(serialized_size<Opts>(value));
+    return w.reserve(reservation_of<Opts>(value));
+}
+
+// Makes room for the whole message at once; `bytes` is what was reserved.
+// Where leaves vary in size the upper bound is tried first; a buffer that
+// cannot hold the bound (a fixed buffer near its end) is then asked for the
+// exact size, so a message that fits is never refused for the sake of speed.
+template <options Opts, class W, class T>
+BIN_SERIALIZER_INLINE bool reserve_message(W& w, const T& value, std::size_t& bytes) {
+  bytes = reservation_of<Opts>(value);
+  if (w.reserve(bytes)) [[likely]]
+    return true;
+  if constexpr (format_of<Opts>::sizes_vary) {
+    bytes = size_of<Opts>(value);
+    return w.reserve(bytes);
+  } else {
+    return false;
+  }
 }
 
 } // namespace detail
@@ -50,9 +67,9 @@ BIN_SERIALIZER_INLINE bool serialize_one(B& buffer, const T& value) {
   if constexpr (category_of<Opts, T>() != category::bulk && ContiguousWritableBuffer<B> &&
                 presizable<Opts, T>()) {
     // One capacity check for the whole message, then unchecked stores.
-    // (serialized_size folds to a constant for fixed-size types.)
-    const std::size_t bytes = serialized_size<Opts>(value);
-    if (w.reserve(bytes)) [[likely]] {
+    // (The reservation folds to a constant for bounded types.)
+    std::size_t bytes = 0;
+    if (reserve_message<Opts>(w, value, bytes)) [[likely]] {
       presized_writer<Opts> pw(w.base(), w.cursor(), w.cursor() + bytes);
       if (write_value(pw, value)) [[likely]] {
         w.advance_to(pw.cursor());

@@ -10,11 +10,13 @@
 // check of that size the fields are decoded from a local run_reader whose
 // bounds checks fold away. Value checks (bool, ranged enums) still run.
 //
-// Only members whose encoded size is known exactly from the type join a run:
+// Members whose encoded size is known exactly from the type join a run:
 // scalars, block copies, C and std arrays and structs made of those, chrono
-// values and bitsets. Anything else, user codecs included, is decoded as
-// before. When the input holds fewer bytes
-// than the run, the fields are decoded one by one, so the error and its
+// values and bitsets; so do bounded members whose size the library computes
+// (a varint, an optional of a scalar), counted at their largest, after which
+// the input advances by what they took. Anything else, user codecs included,
+// is decoded as before. When the input holds fewer bytes than the run's
+// largest encoding, the fields are decoded one by one, so the error and its
 // offset are exactly those of the field that does not fit.
 #pragma once
 
@@ -86,13 +88,19 @@ public:
   bool enter() noexcept { return outer_.enter(); }
   void leave() noexcept { outer_.leave(); }
 
-  [[nodiscard]] std::size_t remaining() const noexcept {
+  [[nodiscard]] BIN_SERIALIZER_INLINE std::size_t remaining() const noexcept {
     return static_cast<std::size_t>(end_ - cur_);
   }
-  [[nodiscard]] std::size_t position() const noexcept {
+  [[nodiscard]] BIN_SERIALIZER_INLINE std::size_t position() const noexcept {
     return at_ + static_cast<std::size_t>(cur_ - start_);
   }
   [[nodiscard]] bool finished() const noexcept { return cur_ == end_; }
+  [[nodiscard]] std::size_t consumed() const noexcept {
+    return static_cast<std::size_t>(cur_ - start_);
+  }
+  // Whether n more bytes are present: known without looking when the run's
+  // largest encoding was checked once for all (has_room in reader.hpp).
+  static constexpr bool room_proven = !Checked && !BIN_SERIALIZER_DEBUG;
 
 private:
   BIN_SERIALIZER_INLINE bool fits(std::size_t n) const noexcept {
@@ -160,21 +168,28 @@ BIN_SERIALIZER_INLINE bool read_span(R& r, Tuple& fields) {
 // The fields of one run, then the rest.
 template <class Layout, class R, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool read_run(R& r, Tuple& fields) {
-  using run = leading_run<R::opts, Tuple, First>;
+  using run = leading_run<R::opts, Tuple, First, true>;
   bool ok;
   if (r.remaining() < run::bytes) [[unlikely]] {
     // Not all there: field by field, for the exact error.
     ok = read_indexed(r, fields, typename run::indices{});
   } else {
     const std::size_t at = r.position();
-    const std::byte* p = r.take(run::bytes);
     using run_reader_t =
         run_reader<R, run_needs_checks<R::opts, Tuple, First, First + run::count>()>;
-    run_reader_t rr(r, p, run::bytes, at);
-    // The sizes are the codecs' own; a mismatch would be a library bug,
-    // reported rather than letting the next field start at the wrong byte.
-    ok = read_span<Layout, run_reader_t, Tuple, First, First + run::count>(rr, fields) &&
-         (rr.finished() || r.fail(errc::invalid_value, rr.position()));
+    if constexpr (run::exact) {
+      const std::byte* p = r.take(run::bytes);
+      run_reader_t rr(r, p, run::bytes, at);
+      // The sizes are the codecs' own; a mismatch would be a library bug,
+      // reported rather than letting the next field start at the wrong byte.
+      ok = read_span<Layout, run_reader_t, Tuple, First, First + run::count>(rr, fields) &&
+           (rr.finished() || r.fail(errc::invalid_value, rr.position()));
+    } else {
+      // Fields of varying size: the input moves on by what they took.
+      run_reader_t rr(r, take_counted(r, 0), run::bytes, at);
+      ok = read_span<Layout, run_reader_t, Tuple, First, First + run::count>(rr, fields);
+      (void)take_counted(r, rr.consumed());
+    }
   }
   // One call site for the fields after the run, so they are inlined once.
   return ok && read_fields_from<Layout, R, Tuple, First + run::count>(r, fields);
@@ -184,7 +199,7 @@ template <class Layout, class R, class Tuple, std::size_t First>
 BIN_SERIALIZER_INLINE bool read_fields_from(R& r, Tuple& fields) {
   if constexpr (First == std::tuple_size_v<Tuple>)
     return true;
-  else if constexpr (leading_run<R::opts, Tuple, First>::count >= 2)
+  else if constexpr (leading_run<R::opts, Tuple, First, true>::count >= 2)
     return read_run<Layout, R, Tuple, First>(r, fields);
   else
     return read_value(r, std::get<First>(fields)) &&

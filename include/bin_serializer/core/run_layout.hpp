@@ -30,27 +30,49 @@ consteval bool presizable() {
   return shape<Opts, T>::presizable();
 }
 
-// The encoded size of T if it may join a run, else 0.
-template <options Opts, class T>
+// The encoded size of T if it may join a run, else 0. Writing needs it exact
+// (the run is claimed at once). Reading also takes a bounded T whose size the
+// library computes, at its largest (a varint): a run is then decoded without
+// bounds checks once its largest encoding is known to be present, and the
+// input advances by what the fields actually took.
+template <options Opts, class T, bool Bounded = false>
 consteval std::size_t run_size() {
-  return shape<Opts, std::remove_cvref_t<T>>::run_size();
+  using S = shape<Opts, std::remove_cvref_t<T>>;
+  if constexpr (Bounded && S::run_size() == 0 && S::bounded() && S::presizable())
+    return S::max_size();
+  else
+    return S::run_size();
 }
 
 // How many of the leading types join one run (0 or 1: no run worth making).
-template <options Opts, class... Ts>
-consteval std::size_t leading_run_length() {
-  const std::size_t sizes[] = {run_size<Opts, Ts>()..., 0};
+template <options Opts, bool Bounded, class... Ts>
+consteval std::size_t run_length() {
+  const std::size_t sizes[] = {run_size<Opts, Ts, Bounded>()..., 0};
   std::size_t n = 0;
   while (n < sizeof...(Ts) && sizes[n] != 0) ++n;
   return n;
 }
-
 template <options Opts, class... Ts>
+consteval std::size_t leading_run_length() {
+  return run_length<Opts, false, Ts...>();
+}
+
+template <options Opts, bool Bounded, class... Ts>
 consteval std::size_t leading_run_bytes(std::size_t count) {
-  const std::size_t sizes[] = {run_size<Opts, Ts>()..., 0};
+  const std::size_t sizes[] = {run_size<Opts, Ts, Bounded>()..., 0};
   std::size_t total = 0;
   for (std::size_t i = 0; i < count; ++i) total += sizes[i];
   return total;
+}
+
+// Whether every one of the leading `count` types has one size (the run's
+// bytes are then exact, not a bound).
+template <options Opts, class... Ts>
+consteval bool leading_run_exact(std::size_t count) {
+  const std::size_t sizes[] = {run_size<Opts, Ts>()..., 0};
+  for (std::size_t i = 0; i < count; ++i)
+    if (sizes[i] == 0) return false;
+  return true;
 }
 
 // Indices Offset, Offset + 1, ...
@@ -60,19 +82,23 @@ constexpr auto shifted(std::index_sequence<I...>) {
 }
 
 // The run that starts at field First of a tuple of field references: how
-// many fields it spans (0 or 1: no run worth making), its encoded bytes and
-// the fields' indices.
-template <options Opts, class Tuple, std::size_t First>
+// many fields it spans (0 or 1: no run worth making), its encoded bytes (with
+// Bounded, for reading: at most), whether those are exact, and the fields'
+// indices.
+template <options Opts, class Tuple, std::size_t First, bool Bounded = false>
 struct leading_run {
 private:
   static constexpr auto rest = std::make_index_sequence<std::tuple_size_v<Tuple> - First>{};
 
 public:
   static constexpr std::size_t count = []<std::size_t... I>(std::index_sequence<I...>) {
-    return leading_run_length<Opts, std::tuple_element_t<First + I, Tuple>...>();
+    return run_length<Opts, Bounded, std::tuple_element_t<First + I, Tuple>...>();
   }(rest);
   static constexpr std::size_t bytes = []<std::size_t... I>(std::index_sequence<I...>) {
-    return leading_run_bytes<Opts, std::tuple_element_t<First + I, Tuple>...>(count);
+    return leading_run_bytes<Opts, Bounded, std::tuple_element_t<First + I, Tuple>...>(count);
+  }(rest);
+  static constexpr bool exact = []<std::size_t... I>(std::index_sequence<I...>) {
+    return leading_run_exact<Opts, std::tuple_element_t<First + I, Tuple>...>(count);
   }(rest);
   using indices = decltype(shifted<First>(std::make_index_sequence<count>{}));
 };

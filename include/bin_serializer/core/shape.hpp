@@ -5,6 +5,10 @@
 //
 //   write(w, v), read(r, v)   the encoding
 //   size(v)                   exact bytes of v's encoding
+//   size_bound(v)             at least size(v), and cheaper to compute where
+//                             leaves vary in size (a bounded part is its
+//                             max_size() without a look at the value); what
+//                             serialize() reserves in such a format
 //   min_size()                fewest bytes any T takes (count checks before
 //                             allocating: std/codec_support.hpp)
 //   bounded(), max_size()     whether every T fits a constant; the constant
@@ -14,14 +18,17 @@
 //                             decoding accepts any such bytes (one copy each
 //                             way: runs, vectors); writes_object_bytes() the
 //                             same for encoding only
+//   validates(), invalid_at(p) whether T's object bytes hold values to check
+//                             (bool, ranged enums), and the first bad byte
+//                             (core/validate.hpp): a block copy asks its parts
 //   schema(h)                 its fingerprint tokens (frame/schema_hash.hpp,
 //                             docs/wire-format.md section 9)
 //   presizable()              whether the library computes size(v) itself,
 //                             so a message of T may be written unchecked after
 //                             one reservation (cursor/presized_writer.hpp)
 //
-// Every walk (encode, decode, size, bounds, runs, presizing) asks this
-// description; none switches on the category itself. A codec (a std family,
+// Every walk (encode, decode, size, bounds, runs, presizing, value checks)
+// asks this description; none switches on the category itself. A codec (a std family,
 // a user's) provides the same facts about its type in its own header; the
 // codec category below only relays them.
 #pragma once
@@ -31,6 +38,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <type_traits>
 
 #include "../config.hpp"
@@ -75,6 +83,36 @@ struct shape_for {
 
 template <options Opts, class T>
 using shape = typename shape_for<Opts, T>::type;
+
+// A struct's visible fields, for value checks on its object bytes: whether
+// any field's description validates, and the first invalid byte of any.
+template <options Opts, class T>
+consteval bool members_validate() {
+  return []<class... Fs>(type_list<Fs...>) {
+    return (shape<Opts, Fs>::validates() || ...);
+  }(member_types_t<T>{});
+}
+
+template <options Opts, class T>
+std::size_t members_invalid_at(const unsigned char* p) noexcept {
+  // The bytes were copied into this storage, which (T being trivially
+  // copyable) created a T there. Binding its members to references reads no
+  // member value, so no invalid bool is ever loaded; only their offsets are
+  // used.
+  const T& obj = *std::launder(reinterpret_cast<const T*>(p));
+  std::size_t bad = no_invalid_byte;
+  auto check = [&](const auto& field) {
+    using F = std::remove_cvref_t<decltype(field)>;
+    const auto off =
+        static_cast<std::size_t>(reinterpret_cast<const unsigned char*>(std::addressof(field)) - p);
+    const std::size_t at = shape<Opts, F>::invalid_at(p + off);
+    if (at != no_invalid_byte) bad = off + at;
+    return at == no_invalid_byte;
+  };
+  auto visit = [&](const auto&... fields) { return (check(fields) && ...); };
+  (void)visit_members(obj, visit);
+  return bad;
+}
 
 // The fingerprint tokens of a leaf: bool, character, integer, float, enum
 // (whatever its encoding in the format: the tokens name the type).
@@ -131,6 +169,8 @@ struct shape_of {
   static consteval bool presizable() { return false; }
   static consteval bool object_bytes() { return false; }
   static consteval bool writes_object_bytes() { return false; }
+  static consteval bool validates() { return false; }
+  static std::size_t invalid_at(const unsigned char*) noexcept { return no_invalid_byte; }
   template <class H>
   static constexpr void schema(H&) {
     explain_unsupported<T, Opts>();
@@ -150,6 +190,7 @@ struct shape_of {
     explain_unsupported<T, Opts>();
     return 0;
   }
+  static constexpr std::size_t size_bound(const T& value) { return size(value); }
 };
 
 // ---- codec<T>: the family's own description --------------------------------
@@ -161,6 +202,10 @@ struct shape_of {
 //   template <options Opts> static constexpr bool object_bytes;     bytes == object
 //   template <options Opts> static constexpr std::size_t exact_size; every value
 //   template <options Opts> static constexpr bool trusted_size;     size() exact
+//   template <options Opts> static std::size_t size_bound(const T&); >= size()
+//   template <options Opts> static constexpr bool validates;        and, if so,
+//   template <options Opts> static std::size_t invalid_at(const unsigned char*);
+//                                       checks on its object bytes (std::array)
 //   static constexpr bool leaf;         holds no nested values (max_depth)
 //   template <class H> static void schema(H&);  fingerprint (frame/schema_tokens.hpp)
 template <class T>
@@ -198,6 +243,18 @@ struct shape_of<Opts, T, category::codec> {
   }
   static consteval bool object_bytes() { return codec_is_object_bytes<Opts, T>(); }
   static consteval bool writes_object_bytes() { return object_bytes(); }
+  static consteval bool validates() {
+    if constexpr (requires { C::template validates<Opts>; })
+      return bool{C::template validates<Opts>};
+    else
+      return false;
+  }
+  static std::size_t invalid_at(const unsigned char* p) noexcept {
+    if constexpr (validates())
+      return C::template invalid_at<Opts>(p);
+    else
+      return no_invalid_byte;
+  }
   // The family states its shape (std/), or a user codec an equivalent type
   // or an id.
   template <class H>
@@ -247,6 +304,14 @@ struct shape_of<Opts, T, category::codec> {
       return counter.count;
     }
   }
+  static constexpr std::size_t size_bound(const T& value) {
+    if constexpr (bounded())
+      return max_size();
+    else if constexpr (requires { C::template size_bound<Opts>(value); })
+      return C::template size_bound<Opts>(value);
+    else
+      return size(value);
+  }
 };
 
 // ---- bulk: one copy of the object bytes -----------------------------------
@@ -258,10 +323,31 @@ struct shape_of<Opts, T, category::bulk> {
   static consteval std::size_t run_size() { return sizeof(T); }
   static consteval bool presizable() { return !outline_element<T>; }
   // Unless it holds bools or ranged enums to check (core/validate.hpp).
-  static consteval bool object_bytes() {
-    return !bulk_needs_check<Opts, T>() && !contains_refused<T>();
-  }
+  static consteval bool object_bytes() { return !validates() && !contains_refused<T>(); }
   static consteval bool writes_object_bytes() { return !contains_refused<T>(); }
+  // A leaf as such, an array as its elements, a struct as its visible fields
+  // (with opts.check_trivial_members), each asked of its own description.
+  static consteval bool validates() {
+    if constexpr (scalar_type<T>)
+      return leaf_validates<Opts, T>();
+    else if constexpr (std::is_array_v<T>)
+      return Opts.validate_values && shape<Opts, std::remove_extent_t<T>>::validates();
+    else if constexpr (Opts.validate_values && Opts.check_trivial_members && has_visible_fields<T>)
+      return members_validate<Opts, T>();
+    else
+      return false;
+  }
+  static std::size_t invalid_at(const unsigned char* p) noexcept {
+    if constexpr (!validates())
+      return no_invalid_byte;
+    else if constexpr (scalar_type<T>)
+      return leaf_invalid_at<T>(p);
+    else if constexpr (std::is_array_v<T>)
+      return elements_invalid_at<shape<Opts, std::remove_extent_t<T>>, std::remove_extent_t<T>,
+                                 std::extent_v<T>>(p);
+    else
+      return members_invalid_at<Opts, T>(p);
+  }
   // A leaf or an array as such; a struct copied with its padding (host
   // layout) as its size, plus its fields when the library can see them.
   template <class H>
@@ -293,12 +379,12 @@ struct shape_of<Opts, T, category::bulk> {
                   "bin_serializer: cannot deserialize into a trivially copyable type with a "
                   "const member (it cannot be assigned); make the member non-const, or "
                   "deserialize into a mutable twin of the struct and construct from it");
-    if constexpr (bulk_needs_check<R::opts, T>()) {
+    if constexpr (validates()) {
       // Checked on a scratch copy so a rejected value never reaches `value`.
       const std::size_t at = r.position();
       alignas(T) unsigned char raw[sizeof(T)]{};
       if (!r.read_bytes(raw, sizeof raw)) return false;
-      const std::size_t bad = find_invalid<R::opts, T>(raw);
+      const std::size_t bad = invalid_at(raw);
       if (bad != no_invalid_byte) [[unlikely]]
         return r.fail(errc::invalid_value, at + bad);
       std::memcpy(std::addressof(value), raw, sizeof raw);
@@ -308,6 +394,7 @@ struct shape_of<Opts, T, category::bulk> {
     }
   }
   static constexpr std::size_t size(const T&) { return sizeof(T); }
+  static constexpr std::size_t size_bound(const T&) { return sizeof(T); }
 };
 
 // ---- scalar: a leaf the format encodes (format/<name>.hpp) ----------------
@@ -322,6 +409,13 @@ struct shape_of<Opts, T, category::scalar> {
   static consteval bool presizable() { return true; }
   static consteval bool object_bytes() { return false; } // the format encodes it
   static consteval bool writes_object_bytes() { return false; }
+  static consteval bool validates() { return leaf_validates<Opts, T>(); }
+  static std::size_t invalid_at(const unsigned char* p) noexcept {
+    if constexpr (validates())
+      return leaf_invalid_at<T>(p);
+    else
+      return no_invalid_byte;
+  }
   template <class H>
   static constexpr void schema(H& h) {
     scalar_schema<T>(h);
@@ -333,20 +427,22 @@ struct shape_of<Opts, T, category::scalar> {
   }
   template <class R>
   BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
-    const std::size_t at = r.position();
+    [[maybe_unused]] std::size_t at = 0;
+    if constexpr (validates()) at = r.position();
     T v{};
     if (!F::load_scalar(r, v)) return false;
-    if constexpr (bulk_needs_check<R::opts, T>()) {
+    if constexpr (validates()) {
       // A ranged enum: check the decoded value before it reaches `value`.
       unsigned char raw[sizeof(T)];
       std::memcpy(raw, &v, sizeof raw);
-      if (find_invalid<R::opts, T>(raw) != no_invalid_byte) [[unlikely]]
+      if (invalid_at(raw) != no_invalid_byte) [[unlikely]]
         return r.fail(errc::invalid_value, at);
     }
     value = v;
     return true;
   }
   static constexpr std::size_t size(const T& value) { return F::scalar_size(value); }
+  static constexpr std::size_t size_bound(const T&) { return max_size(); }
 };
 
 // ---- array: a C array of elements that are not one block -------------------
@@ -366,6 +462,10 @@ struct shape_of<Opts, T, category::array> {
   }
   static consteval bool object_bytes() { return false; } // else it would be bulk
   static consteval bool writes_object_bytes() { return false; }
+  // Never inside a block copy (it would be bulk then): its elements check
+  // themselves as they are read.
+  static consteval bool validates() { return false; }
+  static std::size_t invalid_at(const unsigned char*) noexcept { return no_invalid_byte; }
   template <class H>
   static constexpr void schema(H& h) {
     h.token(schema::t_array, std::extent_v<T>);
@@ -388,6 +488,15 @@ struct shape_of<Opts, T, category::array> {
     std::size_t total = 0;
     for (const auto& e : value) total += shape<Opts, E>::size(e);
     return total;
+  }
+  static constexpr std::size_t size_bound(const T& value) {
+    if constexpr (bounded()) {
+      return max_size();
+    } else {
+      std::size_t total = 0;
+      for (const auto& e : value) total += shape<Opts, E>::size_bound(e);
+      return total;
+    }
   }
 };
 
@@ -426,6 +535,15 @@ constexpr std::size_t fields_size(const T& value) {
   return visit_members(value, visit);
 }
 
+// The same, bounded from above (size_bound).
+template <options Opts, class T>
+constexpr std::size_t fields_size_bound(const T& value) {
+  auto visit = [](const auto&... f) BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
+    return (shape<Opts, std::remove_cvref_t<decltype(f)>>::size_bound(f) + ... + 0);
+  };
+  return visit_members(value, visit);
+}
+
 template <options Opts, class T>
 using fields_of = decltype(fields_shape_of<Opts>(member_types_t<T>{}));
 
@@ -445,6 +563,21 @@ struct shape_of<Opts, T, C> {
   }
   static consteval bool object_bytes() { return false; } // field by field
   static consteval bool writes_object_bytes() { return false; }
+  // Read field by field, each checking itself; inside a block copy (a
+  // trivially copyable struct holding it), its fields' checks on those bytes.
+  static consteval bool validates() {
+    if constexpr (Opts.validate_values && Opts.check_trivial_members &&
+                  std::is_trivially_copyable_v<T>)
+      return members_validate<Opts, T>();
+    else
+      return false;
+  }
+  static std::size_t invalid_at(const unsigned char* p) noexcept {
+    if constexpr (validates())
+      return members_invalid_at<Opts, T>(p);
+    else
+      return no_invalid_byte;
+  }
   template <class H>
   static constexpr void schema(H& h) {
     h.template fields<T>();
@@ -474,6 +607,12 @@ struct shape_of<Opts, T, C> {
     }
   }
   static constexpr std::size_t size(const T& value) { return fields_size<Opts>(value); }
+  static constexpr std::size_t size_bound(const T& value) {
+    if constexpr (bounded())
+      return max_size();
+    else
+      return fields_size_bound<Opts>(value);
+  }
 };
 
 template <options Opts, class T>
@@ -501,6 +640,8 @@ struct shape_of<Opts, T, category::evolvable> {
   }
   static consteval bool object_bytes() { return false; } // its prefix is a layout of its own
   static consteval bool writes_object_bytes() { return false; }
+  static consteval bool validates() { return false; } // never a block copy
+  static std::size_t invalid_at(const unsigned char*) noexcept { return no_invalid_byte; }
   template <class H>
   static constexpr void schema(H& h) {
     h.template evolvable<T>();
@@ -516,6 +657,12 @@ struct shape_of<Opts, T, category::evolvable> {
   }
   static constexpr std::size_t size(const T& value) {
     return evolvable_prefix_bytes + fields_size<Opts>(value);
+  }
+  static constexpr std::size_t size_bound(const T& value) {
+    if constexpr (bounded())
+      return max_size();
+    else
+      return evolvable_prefix_bytes + fields_size_bound<Opts>(value);
   }
 };
 

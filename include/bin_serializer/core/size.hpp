@@ -32,6 +32,23 @@ constexpr std::size_t size_of(const T& value) {
   return shape<Opts, T>::size(value);
 }
 
+// At least size_of(value); cheaper where the format's leaves vary in size.
+template <options Opts, class T>
+constexpr std::size_t size_bound_of(const T& value) {
+  return shape<Opts, T>::size_bound(value);
+}
+
+// What serialize() reserves before writing: the exact size where every leaf's
+// size follows from its type (the measuring pass then folds to constants and
+// length prefixes), else the upper bound.
+template <options Opts, class T>
+BIN_SERIALIZER_INLINE constexpr std::size_t reservation_of(const T& value) {
+  if constexpr (format_of<Opts>::sizes_vary)
+    return size_bound_of<Opts>(value);
+  else
+    return size_of<Opts>(value);
+}
+
 template <options Opts, class T>
 consteval bool has_bounded_size() {
   return shape<Opts, T>::bounded();

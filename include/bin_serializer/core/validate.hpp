@@ -1,99 +1,59 @@
-// Value checks on bytes that are about to become a trivially copyable object.
+// Value checks on bytes that are about to become a value: the leaf rules, and
+// the protocol every description (core/shape.hpp) follows for them.
 //
 // A bool byte of 2, or an enum value outside its declared enum_range, is not
-// a value of the type: using it is undefined behaviour. These checks run on
-// the raw bytes before they are copied into the caller's object, so a rejected
-// input never leaves an invalid value behind.
+// a value of the type: using it is undefined behaviour. Checks run on the raw
+// bytes before they reach the caller's object, so a rejected input never
+// leaves an invalid value behind. Each description states
+//   validates()      whether T's object bytes hold values to check (with
+//                    opts.validate_values; inside a block-copied struct only
+//                    with opts.check_trivial_members as well)
+//   invalid_at(p)    the offset of the first invalid byte in the object
+//                    representation of a T at p, or no_invalid_byte
+// and a block copy asks its parts' descriptions, never a list of types here.
 #pragma once
 
 #include <cstddef>
 #include <cstring>
-#include <memory>
-#include <new>
-#include <tuple>
 #include <type_traits>
-#include <utility>
 
-#include "../reflect/enum_range.hpp"
 #include "../options.hpp"
-#include "classify.hpp"
-#include "../reflect/type_list.hpp"
+#include "../reflect/enum_range.hpp"
 
 namespace bin_serializer::detail {
 
 inline constexpr std::size_t no_invalid_byte = static_cast<std::size_t>(-1);
 
+// The leaves whose values are restricted: bool, and enums with an enum_range.
 template <options Opts, class T>
-consteval bool bulk_needs_check();
-
-template <options Opts, class... Fs>
-consteval bool any_needs_check(type_list<Fs...>) {
-  return (bulk_needs_check<Opts, Fs>() || ...);
+consteval bool leaf_validates() {
+  return Opts.validate_values && (std::is_same_v<T, bool> || ranged_enum<T>);
 }
 
-// Whether the bytes of a bulk-copied T must be checked before use.
-template <options Opts, class T>
-consteval bool bulk_needs_check() {
-  using U = std::remove_cv_t<T>;
-  if constexpr (!Opts.validate_values)
-    return false;
-  else if constexpr (std::is_same_v<U, bool> || ranged_enum<U>)
-    return true;
-  else if constexpr (std::is_array_v<U>)
-    return bulk_needs_check<Opts, std::remove_extent_t<U>>();
-  else if constexpr (is_std_array_v<U>)
-    return std::tuple_size_v<U> != 0 && bulk_needs_check<Opts, typename U::value_type>();
-  else if constexpr (Opts.check_trivial_members && has_visible_fields<U>)
-    return any_needs_check<Opts>(member_types_t<U>{});
-  else
-    return false;
-}
-
-// Offset of the first invalid byte in the object representation of a T at p
-// (sizeof(T) bytes, suitably aligned), or no_invalid_byte.
-template <options Opts, class T>
-std::size_t find_invalid(const unsigned char* p) noexcept {
-  using U = std::remove_cv_t<T>;
-  if constexpr (!bulk_needs_check<Opts, U>()) {
-    return no_invalid_byte;
-  } else if constexpr (std::is_same_v<U, bool>) {
+// 0 if the leaf's object bytes at p are not a value of T, else no_invalid_byte.
+template <class T>
+std::size_t leaf_invalid_at(const unsigned char* p) noexcept {
+  if constexpr (std::is_same_v<T, bool>) {
     return *p <= 1 ? no_invalid_byte : 0;
-  } else if constexpr (ranged_enum<U>) {
-    using I = std::underlying_type_t<U>;
+  } else {
+    using I = std::underlying_type_t<T>;
     I v;
     std::memcpy(&v, p, sizeof v);
-    constexpr auto lo = static_cast<I>(enum_range<U>::min);
-    constexpr auto hi = static_cast<I>(enum_range<U>::max);
+    constexpr auto lo = static_cast<I>(enum_range<T>::min);
+    constexpr auto hi = static_cast<I>(enum_range<T>::max);
     return (v >= lo && v <= hi) ? no_invalid_byte : 0;
-  } else if constexpr (std::is_array_v<U> || is_std_array_v<U>) {
-    // A std::array is its elements back to back from offset 0, like a C array.
-    using E = std::remove_cvref_t<decltype(std::declval<U&>()[0])>;
-    constexpr std::size_t n = sizeof(U) / sizeof(E);
-    if constexpr (!std::is_array_v<U>) static_assert(sizeof(U) == std::tuple_size_v<U> * sizeof(E));
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t bad = find_invalid<Opts, E>(p + i * sizeof(E));
-      if (bad != no_invalid_byte) return i * sizeof(E) + bad;
-    }
-    return no_invalid_byte;
-  } else {
-    // The bytes were memcpy'd into this storage, which (T being trivially
-    // copyable) created a T there. Binding its members to references reads
-    // no member value, so no invalid bool is ever loaded; only the member
-    // offsets are used.
-    const U& obj = *std::launder(reinterpret_cast<const U*>(p));
-    std::size_t bad = no_invalid_byte;
-    auto check = [&](const auto& field) {
-      using F = std::remove_cvref_t<decltype(field)>;
-      const auto off = static_cast<std::size_t>(
-          reinterpret_cast<const unsigned char*>(std::addressof(field)) - p);
-      const std::size_t at = find_invalid<Opts, F>(p + off);
-      if (at != no_invalid_byte) bad = off + at;
-      return at == no_invalid_byte;
-    };
-    auto visit = [&](const auto&... fields) { return (check(fields) && ...); };
-    (void)visit_members(obj, visit);
-    return bad;
   }
+}
+
+// N elements of E back to back from p (a C array, a std::array): the first
+// invalid byte of any, each asked of E's description S.
+template <class S, class E, std::size_t N>
+std::size_t elements_invalid_at(const unsigned char* p) noexcept {
+  for (std::size_t i = 0; i < N; ++i) {
+    const std::size_t bad = S::invalid_at(p + i * sizeof(E));
+    if (bad != no_invalid_byte) return i * sizeof(E) + bad;
+  }
+  return no_invalid_byte;
 }
 
 } // namespace bin_serializer::detail

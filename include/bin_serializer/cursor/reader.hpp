@@ -28,6 +28,7 @@
 #include "../error.hpp"
 #include "../options.hpp"
 #include "../format/all.hpp"
+#include "access.hpp"
 #include "writer.hpp" // record_error
 
 namespace bin_serializer::detail {
@@ -241,6 +242,17 @@ public:
     return false;
   }
 
+  // A leaf read a byte at a time (a varint) whose input ran out part way:
+  // the shortfall the source recorded is moved to the leaf's first byte, as a
+  // contiguous reader reports it (docs/wire-format.md, error offsets).
+  bool short_at(std::size_t at) noexcept {
+    if constexpr (ErrorRecordingBuffer<B>) {
+      const error e = buf_.last_error();
+      if (e.code == errc::truncated || e.code == errc::limit_exceeded) buf_.set_error({e.code, at});
+    }
+    return false;
+  }
+
   void commit() noexcept {
     if constexpr (value_bracketing<B>) buf_.end_value(true);
   }
@@ -255,16 +267,6 @@ private:
   std::size_t consumed_ = 0;
   std::size_t depth_ = 0;
 };
-
-// r.take(n) for n bytes a read_length on r has already proved present: the
-// contiguous reader skips the second comparison, any other checks again.
-template <class R>
-BIN_SERIALIZER_INLINE const std::byte* take_counted(R& r, std::size_t n) noexcept {
-  if constexpr (requires { r.take_counted(n); })
-    return r.take_counted(n);
-  else
-    return r.take(n);
-}
 
 template <options Opts, class B>
 struct reader_for_impl {

@@ -154,7 +154,11 @@ private:
       return errc::ok;
     }
     if constexpr (ErrorRecordingBuffer<B>) {
+      // The reason is the call's to report (at rollback); the buffer keeps
+      // its previous error meanwhile, in case the call goes on and succeeds
+      // (serialize() asks again for the exact size when a bound is refused).
       const errc own = buf.last_error().code;
+      buf.set_error(before);
       if (own != errc::ok) return own;
     }
     return errc::out_of_memory;

@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "../cursor/access.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
 #include "format.hpp"
@@ -111,42 +112,63 @@ BIN_SERIALIZER_INLINE constexpr bool canonical(std::size_t n, unsigned last) noe
   return n < max_bytes<U> || (last >> spare) == 0;                      // within U's width
 }
 
+// A varint of at most max_bytes<U> bytes at p, all present: its value in v,
+// and its length, or 0 if it is too long, out of range or not the shortest.
+template <class U>
+BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64_t& v) noexcept {
+  v = static_cast<unsigned>(p[0]) & 0x7FU;
+  for (std::size_t i = 1; i < max_bytes<U>; ++i) {
+    const auto b = static_cast<unsigned>(p[i]);
+    v |= static_cast<std::uint64_t>(b & 0x7FU) << (7 * i);
+    if (b < 0x80) return canonical<U>(i + 1, b) ? i + 1 : 0;
+  }
+  return 0; // still continuing at the last byte U allows
+}
+
 // Reads one varint of U. Failures: truncated (or limit_exceeded past
 // max_total_bytes) as the reader reports running out, invalid_value at the
 // first byte for a varint that is too long, out of range or not the shortest.
 template <class U, class R>
 BIN_SERIALIZER_INLINE bool load(R& r, U& out) noexcept {
-  const std::size_t at = r.position();
   if constexpr (R::contiguous) {
-    const std::byte* p = r.take(0);
-    const std::size_t avail = r.remaining();
-    if (avail != 0 && static_cast<unsigned>(p[0]) < 0x80) [[likely]] {
-      out = static_cast<U>(p[0]);
-      (void)r.take(1);
+    // The cursor moves only on success: a failure's offset is position().
+    const std::byte* p = take_counted(r, 0); // the cursor
+    if (has_room(r, 1) && static_cast<unsigned>(p[0]) < 0x80) [[likely]] {
+      out = static_cast<U>(p[0]); // one byte: most lengths, counts and small values
+      (void)take_counted(r, 1);
       return true;
     }
-    const std::size_t limit = avail < max_bytes<U> ? avail : max_bytes<U>;
+    if (has_room(r, max_bytes<U>)) [[likely]] {
+      // The longest encoding is present: no bounds check per byte.
+      std::uint64_t v = 0;
+      const std::size_t n = decode_present<U>(p, v);
+      if (n == 0) [[unlikely]]
+        return r.fail(errc::invalid_value, r.position());
+      (void)take_counted(r, n);
+      out = static_cast<U>(v);
+      return true;
+    }
+    const std::size_t avail = r.remaining(); // fewer than max_bytes<U>
     std::uint64_t v = 0;
-    for (std::size_t i = 0; i < limit; ++i) {
+    for (std::size_t i = 0; i < avail; ++i) {
       const auto b = static_cast<unsigned>(p[i]);
       v |= static_cast<std::uint64_t>(b & 0x7FU) << (7 * i);
       if (b < 0x80) {
         if (!canonical<U>(i + 1, b)) [[unlikely]]
-          return r.fail(errc::invalid_value, at);
-        (void)r.take(i + 1);
+          return r.fail(errc::invalid_value, r.position());
+        (void)take_counted(r, i + 1);
         out = static_cast<U>(v);
         return true;
       }
     }
-    if (limit == max_bytes<U>) [[unlikely]]
-      return r.fail(errc::invalid_value, at); // still continuing at the last byte U allows
     (void)r.take(avail + 1); // ends inside the varint: the reader reports why, at `at`
     return false;
   } else {
+    const std::size_t at = r.position();
     std::uint64_t v = 0;
     for (std::size_t i = 0; i < max_bytes<U>; ++i) {
       unsigned char b = 0;
-      if (!r.read_bytes(&b, 1)) return false;
+      if (!r.read_bytes(&b, 1)) return i == 0 ? false : r.short_at(at);
       v |= static_cast<std::uint64_t>(b & 0x7FU) << (7 * i);
       if (b < 0x80) {
         if (!canonical<U>(i + 1, b)) [[unlikely]]
@@ -172,6 +194,10 @@ public:
   static constexpr wire_format id = wire_format::compact;
   static constexpr std::string_view name = "compact";
   // host_layout, refuses and the evolvable prefix: as portable.
+
+  // Measuring a message exactly costs a pass over every varint; serialize()
+  // reserves each leaf's longest encoding instead (core/encode.hpp).
+  static constexpr bool sizes_vary = true;
 
   template <class T>
   static constexpr bool object_bytes_scalar = !varint<T> && portable::object_bytes_scalar<T>;

@@ -27,6 +27,10 @@ struct fixed_width_leaves {
       return v;
   }
 
+  // Every leaf's size follows from its type: serialize() measures a message
+  // exactly before writing it (format/format.hpp).
+  static constexpr bool sizes_vary = false;
+
   template <class T>
   static constexpr std::size_t scalar_min = sizeof(T);
   template <class T>

@@ -18,6 +18,9 @@
 //                          as blocks
 //   little_endian_scalar<T> the scalar's encoding is its little-endian bytes
 //                          (views swap them on a big-endian host)
+//   sizes_vary             a leaf's size depends on its value: serialize()
+//                          then reserves an upper bound (size_bound, cheap)
+//                          instead of measuring the message exactly first
 //   scalar_min<T>, scalar_max<T>, scalar_size(v)
 //                          bytes one scalar occupies: fewest, most, exactly
 //   store_scalar(p, v)     encode into at least scalar_max bytes at p;

@@ -65,18 +65,36 @@ struct codec<std::array<T, N>> {
     requires(N == 0 || BoundedSize<T, Opts>)
   static constexpr std::size_t max_size = detail::std_codec::array_max_size<Opts, T, N>();
 
+  // Inside a block-copied struct the array is its elements' object bytes:
+  // their checks are its checks (core/validate.hpp).
+  template <options Opts>
+  static constexpr bool validates =
+      N != 0 && sizeof(array_type) == N * sizeof(T) && detail::shape<Opts, T>::validates();
+  template <options Opts>
+  static std::size_t invalid_at(const unsigned char* p) noexcept {
+    return detail::elements_invalid_at<detail::shape<Opts, T>, T, N>(p);
+  }
+
+  // Object bytes (or nothing): one copy, inlined as the compiler sees fit.
   template <class W>
+    requires(N == 0 || object_bytes<W::opts>)
   static bool write(W& w, const array_type& a) {
     detail::std_codec::refuse_pointers<W::opts, T>();
     if constexpr (N == 0) {
       (void)w;
       (void)a;
       return true;
-    } else if constexpr (object_bytes<W::opts>) {
-      return w.write_bytes(a.data(), sizeof(T) * N);
     } else {
-      return detail::std_codec::write_each(w, a);
+      return w.write_bytes(a.data(), sizeof(T) * N);
     }
+  }
+  // Element by element (a varint, a bool): always inlined into the message's
+  // encoder, so the cursor stays in a register.
+  template <class W>
+    requires(N != 0 && !object_bytes<W::opts>)
+  BIN_SERIALIZER_INLINE static bool write(W& w, const array_type& a) {
+    detail::std_codec::refuse_pointers<W::opts, T>();
+    return detail::std_codec::write_each(w, a);
   }
 
   template <options Opts>
@@ -85,19 +103,24 @@ struct codec<std::array<T, N>> {
   }
 
   template <class R>
+    requires(N == 0 || object_bytes<R::opts>)
   static bool read(R& r, array_type& a) {
     detail::std_codec::refuse_pointers<R::opts, T>();
     if constexpr (N == 0) {
       (void)r;
       (void)a;
       return true;
-    } else if constexpr (object_bytes<R::opts>) {
-      return r.read_bytes(a.data(), sizeof(T) * N);
     } else {
-      for (auto& element : a)
-        if (!::bin_serializer::deserialize_field(r, element)) return false;
-      return true;
+      return r.read_bytes(a.data(), sizeof(T) * N);
     }
+  }
+  template <class R>
+    requires(N != 0 && !object_bytes<R::opts>)
+  BIN_SERIALIZER_INLINE static bool read(R& r, array_type& a) {
+    detail::std_codec::refuse_pointers<R::opts, T>();
+    for (auto& element : a)
+      if (!::bin_serializer::deserialize_field(r, element)) return false;
+    return true;
   }
 };
 

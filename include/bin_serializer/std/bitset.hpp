@@ -50,33 +50,39 @@ struct codec<std::bitset<N>> {
   template <options Opts>
   static constexpr std::size_t exact_size = max_size<Opts>;
 
+  // The host's words: one copy (the compiler decides on inlining, as for
+  // any block). bitset<0> has no bits, only storage the library never
+  // initialises: zeros are written rather than whatever those bytes hold.
   template <class W>
+    requires host_words<W::opts>
   static bool write(W& w, const bits& b) {
-    if constexpr (host_words<W::opts> && N == 0) {
-      // bitset<0> has no bits, only storage the library never initialises:
-      // write zeros rather than whatever those bytes hold.
+    if constexpr (N == 0) {
       (void)b;
       const unsigned char zeros[sizeof(bits)] = {};
       return w.write_bytes(zeros, sizeof zeros);
-    } else if constexpr (host_words<W::opts>) {
-      return w.write_bytes(&b, sizeof b);
     } else {
-      unsigned char out[portable_bytes == 0 ? 1 : portable_bytes] = {};
-      if constexpr (N <= 64) {
-        // Up to 64 bits: the integer's little-endian bytes, no loop over bits.
-        const unsigned long long v = b.to_ullong();
-        for (std::size_t i = 0; i < portable_bytes; ++i)
-          out[i] = static_cast<unsigned char>(v >> (8 * i));
-      } else {
-        for (std::size_t i = 0; i < N; ++i)
-          if (b[i]) out[i / 8] = static_cast<unsigned char>(out[i / 8] | (1u << (i % 8)));
-      }
-      return w.write_bytes(out, portable_bytes);
+      return w.write_bytes(&b, sizeof b);
     }
+  }
+  // Packed bytes: a few shifts, always inlined into the message's encoder.
+  template <class W>
+    requires(!host_words<W::opts>)
+  BIN_SERIALIZER_INLINE static bool write(W& w, const bits& b) {
+    unsigned char out[portable_bytes == 0 ? 1 : portable_bytes] = {};
+    if constexpr (N <= 64) {
+      // Up to 64 bits: the integer's little-endian bytes, no loop over bits.
+      const unsigned long long v = b.to_ullong();
+      for (std::size_t i = 0; i < portable_bytes; ++i)
+        out[i] = static_cast<unsigned char>(v >> (8 * i));
+    } else {
+      for (std::size_t i = 0; i < N; ++i)
+        if (b[i]) out[i / 8] = static_cast<unsigned char>(out[i / 8] | (1u << (i % 8)));
+    }
+    return w.write_bytes(out, portable_bytes);
   }
 
   template <class R>
-  static bool read(R& r, bits& b) {
+  BIN_SERIALIZER_INLINE static bool read(R& r, bits& b) {
     const std::size_t at = r.position();
     if constexpr (host_words<R::opts> && N == 0) {
       unsigned char raw[sizeof(bits)];

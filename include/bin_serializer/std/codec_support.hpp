@@ -9,6 +9,7 @@
 //                               (then a container's size is count * that)
 //   is_object_bytes<Opts, T>()  T's encoding IS its object representation, so
 //                               a run of T can be one memcpy
+//   elements_size(_bound)       bytes of a range's elements (at most)
 //   reserve_hint<T>(n, left)    how many elements to reserve up front without
 //                               letting a count prefix alone allocate much more
 //                               than the input holds
@@ -80,7 +81,7 @@ consteval std::size_t max_size_of_decayed() {
 // elements are copied as one block. That is a bulk type (in the portable
 // format: one whose memory already is its encoding) without checked contents
 // (bool, ranged enums, and with opts.check_trivial_members structs holding
-// them: detail::bulk_needs_check) and without pointers (those must reach the
+// them: shape<Opts, T>::validates()) and without pointers (those must reach the
 // library's pointer diagnostic), or a type whose codec says so: a codec may
 // declare (core/classify.hpp, detail::codec_is_object_bytes)
 //   template <options Opts> static constexpr bool object_bytes = ...;
@@ -144,6 +145,21 @@ constexpr std::size_t elements_size(const Range& range, std::size_t count) {
     (void)count;
     std::size_t total = 0;
     for (const auto& element : range) total += ::bin_serializer::serialized_size<Opts>(element);
+    return total;
+  }
+}
+
+// At least elements_size (shape.hpp's size_bound): a bounded element's
+// largest encoding, without looking at it.
+template <options Opts, class E, class Range>
+constexpr std::size_t elements_size_bound(const Range& range, std::size_t count) {
+  if constexpr (has_bounded_size<Opts, std::remove_cvref_t<E>>()) {
+    (void)range;
+    return count * max_size_of_decayed<Opts, E>();
+  } else {
+    (void)count;
+    std::size_t total = 0;
+    for (const auto& element : range) total += size_bound_of<Opts>(element);
     return total;
   }
 }

@@ -55,6 +55,10 @@ struct codec<std::optional<T>> {
   static constexpr std::size_t size(const optional_type& o) {
     return sizeof(flag_type) + (o.has_value() ? ::bin_serializer::serialized_size<Opts>(*o) : 0);
   }
+  template <options Opts>
+  static constexpr std::size_t size_bound(const optional_type& o) {
+    return sizeof(flag_type) + (o.has_value() ? detail::size_bound_of<Opts>(*o) : 0);
+  }
 
   template <class R>
   static bool read(R& r, optional_type& o) {

@@ -78,9 +78,12 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   BIN_SERIALIZER_INLINE static bool write(W& w, const string_type& s) {
     check_portable<W::opts>();
     const std::size_t bytes = s.size() * sizeof(CharT);
-    if constexpr (chars_as_block<W::opts> && requires { w.claim(bytes); }) {
+    using F = detail::format_of<W::opts>;
+    if constexpr (chars_as_block<W::opts> && F::length_min == F::length_max &&
+                  requires { w.claim(bytes); }) {
       // One capacity check for prefix and characters, both stored in place.
-      using F = detail::format_of<W::opts>;
+      // (A prefix of varying size is not measured first: the reserve below
+      // is free where the message was presized.)
       std::byte* p = w.claim(F::length_size(s.size()) + bytes);
       if (p == nullptr) [[unlikely]]
         return false;
@@ -88,9 +91,7 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
       detail::copy_bytes(p, s.data(), bytes);
       return true;
     } else {
-      if (!(w.reserve(detail::format_of<W::opts>::length_size(s.size()) + bytes) &&
-            w.write_length(s.size())))
-        return false;
+      if (!(w.reserve(F::length_size(s.size()) + bytes) && w.write_length(s.size()))) return false;
       if constexpr (chars_as_block<W::opts>) {
         return w.write_bytes(s.data(), bytes);
       } else {
@@ -123,6 +124,10 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   template <options Opts>
   static constexpr std::size_t size(const string_type& s) noexcept {
     return detail::format_of<Opts>::length_size(s.size()) + s.size() * sizeof(CharT);
+  }
+  template <options Opts>
+  static constexpr std::size_t size_bound(const string_type& s) noexcept {
+    return detail::format_of<Opts>::length_max + s.size() * sizeof(CharT);
   }
 
   template <class R>

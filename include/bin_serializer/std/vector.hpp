@@ -47,6 +47,11 @@ struct codec<std::vector<T, A>> {
     return detail::std_codec::length_prefix_size<Opts>(v.size()) +
            detail::std_codec::elements_size<Opts, T>(v, v.size());
   }
+  template <options Opts>
+  static constexpr std::size_t size_bound(const vector_type& v) {
+    return detail::format_of<Opts>::length_max +
+           detail::std_codec::elements_size_bound<Opts, T>(v, v.size());
+  }
 
   template <class R>
   BIN_SERIALIZER_INLINE static bool read(R& r, vector_type& v) {

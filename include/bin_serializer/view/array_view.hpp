@@ -264,7 +264,7 @@ struct codec<array_view<T>> {
     const std::size_t at = r.position();
     const std::byte* p = r.take(n * sizeof(T));
     if (p == nullptr) return false;
-    if constexpr (detail::bulk_needs_check<R::opts, T>()) {
+    if constexpr (detail::shape<R::opts, T>::validates()) {
       // bool, ranged enums (and with check_trivial_members, structs holding
       // them): every element is checked once here, so access never sees an
       // invalid value.
@@ -278,7 +278,7 @@ struct codec<array_view<T>> {
           const T value = detail::from_little<T>(bits);
           std::memcpy(raw, &value, sizeof(T));
         }
-        const std::size_t bad = detail::find_invalid<R::opts, T>(raw);
+        const std::size_t bad = detail::shape<R::opts, T>::invalid_at(raw);
         if (bad != detail::no_invalid_byte) [[unlikely]]
           return r.fail(errc::invalid_value, at + i * sizeof(T) + bad);
       }

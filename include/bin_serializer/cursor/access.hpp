@@ -1,0 +1,34 @@
+// Direct access to a contiguous reader's bytes, for whoever decodes in place
+// (the std families, a format's variable-length leaves): what every reader
+// offers, or proves, beyond the codec interface of reader.hpp.
+#pragma once
+
+#include <cstddef>
+
+#include "../config.hpp"
+
+namespace bin_serializer::detail {
+
+// r.take(n) for n bytes a read_length on r has already proved present: the
+// contiguous reader skips the second comparison, any other checks again.
+template <class R>
+BIN_SERIALIZER_INLINE const std::byte* take_counted(R& r, std::size_t n) noexcept {
+  if constexpr (requires { r.take_counted(n); })
+    return r.take_counted(n);
+  else
+    return r.take(n);
+}
+
+// Whether at least n more bytes can be read from a contiguous reader r: one
+// comparison, or none inside a run whose largest encoding was checked once
+// (core/read_fields.hpp). Lets a format decode a variable-length leaf without
+// a bounds check per byte.
+template <class R>
+BIN_SERIALIZER_INLINE bool has_room(const R& r, std::size_t n) noexcept {
+  if constexpr (requires { requires R::room_proven; })
+    return true;
+  else
+    return n <= r.remaining();
+}
+
+} // namespace bin_serializer::detail
