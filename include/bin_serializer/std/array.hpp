@@ -78,7 +78,7 @@ struct codec<std::array<T, N>> {
   // Object bytes (or nothing): one copy, inlined as the compiler sees fit.
   template <class W>
     requires(N == 0 || object_bytes<W::opts>)
-  static bool write(W& w, const array_type& a) {
+  BIN_SERIALIZER_INLINE static bool write(W& w, const array_type& a) {
     detail::std_codec::refuse_pointers<W::opts, T>();
     if constexpr (N == 0) {
       (void)w;
@@ -104,7 +104,7 @@ struct codec<std::array<T, N>> {
 
   template <class R>
     requires(N == 0 || object_bytes<R::opts>)
-  static bool read(R& r, array_type& a) {
+  BIN_SERIALIZER_INLINE static bool read(R& r, array_type& a) {
     detail::std_codec::refuse_pointers<R::opts, T>();
     if constexpr (N == 0) {
       (void)r;
