@@ -72,8 +72,13 @@ BIN_SERIALIZER_INLINE constexpr std::size_t size(std::uint64_t u) noexcept {
   return 1 + static_cast<std::size_t>(std::bit_width(u | 1) - 1) / 7;
 }
 
-// Exactly size(u) bytes.
+// Exactly size(u) bytes. One byte (most lengths, counts and small values) is
+// the straight path; longer ones branch off to the loop.
 BIN_SERIALIZER_INLINE std::byte* store(std::byte* p, std::uint64_t u) noexcept {
+  if (u < 0x80) [[likely]] {
+    *p = static_cast<std::byte>(u);
+    return p + 1;
+  }
   while (u >= 0x80) {
     *p++ = static_cast<std::byte>(u | 0x80);
     u >>= 7;
