@@ -18,6 +18,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <type_traits>
 
@@ -25,6 +26,7 @@
 #include "../cursor/access.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
+#include "endian.hpp"
 #include "format.hpp"
 #include "portable.hpp"
 
@@ -117,23 +119,57 @@ BIN_SERIALIZER_INLINE constexpr bool canonical(std::size_t n, unsigned last) noe
   return n < max_bytes<U> || (last >> spare) == 0;                      // within U's width
 }
 
+// The low 7 bits of each of the 8 bytes of x (little-endian order), packed
+// into 56 bits.
+BIN_SERIALIZER_INLINE constexpr std::uint64_t gather7(std::uint64_t x) noexcept {
+  x &= 0x7F7F7F7F7F7F7F7FULL;
+  x = (x & 0x007F007F007F007FULL) | ((x & 0x7F007F007F007F00ULL) >> 1);
+  x = (x & 0x00003FFF00003FFFULL) | ((x & 0x3FFF00003FFF0000ULL) >> 2);
+  return (x & 0x000000000FFFFFFFULL) | ((x & 0x0FFFFFFF00000000ULL) >> 4);
+}
+
 // A varint of at most max_bytes<U> bytes at p, all present: its value in v,
 // and its length, or 0 if it is too long, out of range or not the shortest.
-template <class U>
+// With Wide, a 64-bit one (timestamps, identifiers) is read as one word: the
+// first 8 bytes' continuation bits are tested at once, their payloads gathered
+// by three shifts. Lengths and counts go byte by byte: they rarely take a
+// second byte, and the smaller code keeps every prefix's one-byte case fast.
+template <class U, bool Wide>
 BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64_t& v) noexcept {
-  v = static_cast<unsigned>(p[0]) & 0x7FU;
-  for (std::size_t i = 1; i < max_bytes<U>; ++i) {
-    const auto b = static_cast<unsigned>(p[i]);
-    v |= static_cast<std::uint64_t>(b & 0x7FU) << (7 * i);
-    if (b < 0x80) return canonical<U>(i + 1, b) ? i + 1 : 0;
+  if constexpr (Wide && max_bytes<U> == 10) {
+    std::uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+    if constexpr (!little_endian_host) w = byteswap_uint(w);
+    const std::uint64_t stops = ~w & 0x8080808080808080ULL;
+    if (stops != 0) [[likely]] {
+      const auto n = static_cast<std::size_t>(std::countr_zero(stops) / 8 + 1);
+      v = gather7(w & (stops ^ (stops - 1)));
+      return ((w >> (8 * (n - 1))) & 0xFFU) != 0 ? n : 0; // a last byte of 0: not the shortest
+    }
+    const auto b8 = static_cast<unsigned>(p[8]);
+    v = gather7(w);
+    if (b8 < 0x80) {
+      v |= static_cast<std::uint64_t>(b8) << 56;
+      return b8 != 0 ? 9 : 0;
+    }
+    const auto b9 = static_cast<unsigned>(p[9]);
+    v |= (static_cast<std::uint64_t>(b8 & 0x7FU) << 56) | (static_cast<std::uint64_t>(b9) << 63);
+    return canonical<U>(10, b9) ? 10 : 0; // also refuses a 10th byte that continues
+  } else {
+    v = static_cast<unsigned>(p[0]) & 0x7FU;
+    for (std::size_t i = 1; i < max_bytes<U>; ++i) {
+      const auto b = static_cast<unsigned>(p[i]);
+      v |= static_cast<std::uint64_t>(b & 0x7FU) << (7 * i);
+      if (b < 0x80) return canonical<U>(i + 1, b) ? i + 1 : 0;
+    }
+    return 0; // still continuing at the last byte U allows
   }
-  return 0; // still continuing at the last byte U allows
 }
 
 // Reads one varint of U. Failures: truncated (or limit_exceeded past
 // max_total_bytes) as the reader reports running out, invalid_value at the
 // first byte for a varint that is too long, out of range or not the shortest.
-template <class U, class R>
+template <class U, bool Wide = true, class R>
 BIN_SERIALIZER_INLINE bool load(R& r, U& out) noexcept {
   if constexpr (R::contiguous) {
     // The cursor moves only on success: a failure's offset is position().
@@ -146,7 +182,7 @@ BIN_SERIALIZER_INLINE bool load(R& r, U& out) noexcept {
     if (has_room(r, max_bytes<U>)) [[likely]] {
       // The longest encoding is present: no bounds check per byte.
       std::uint64_t v = 0;
-      const std::size_t n = decode_present<U>(p, v);
+      const std::size_t n = decode_present<U, Wide>(p, v);
       if (n == 0) [[unlikely]]
         return r.fail(errc::invalid_value, r.position());
       (void)take_counted(r, n);
@@ -250,7 +286,7 @@ public:
   }
   template <class R>
   BIN_SERIALIZER_INLINE static bool load_length(R& r, std::uint64_t& v) noexcept {
-    return detail::leb128::load(r, v);
+    return detail::leb128::load<std::uint64_t, false>(r, v);
   }
 };
 
