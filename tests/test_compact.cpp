@@ -241,6 +241,68 @@ TEST(CompactRefuses, NonShortestEncoding) {
   expect_decode_error<std::vector<std::uint8_t>, compact>("8000", errc::invalid_value, 0);
 }
 
+// With room for ten bytes a 64-bit varint is read as one word; without, and
+// from a stream, byte by byte. Both must agree on every length and refusal.
+TEST(CompactRefuses, WordAndByteReadsAgree) {
+  const std::vector<std::byte> padding(12, std::byte{0xAA});
+  auto decode_both = [&](std::vector<std::byte> bytes, std::uint64_t& value, error& failure) {
+    const std::size_t n = bytes.size();
+    bytes.insert(bytes.end(), padding.begin(), padding.end());
+    BufferView wide(bytes);
+    std::uint64_t a = 0;
+    const bool ok_a = deserialize<compact>(wide, a);
+    StreamSource narrow(std::span<const std::byte>(bytes).first(n));
+    std::uint64_t b = 0;
+    const bool ok_b = deserialize<compact>(narrow, b);
+    EXPECT_EQ(ok_a, ok_b);
+    if (ok_a && ok_b) {
+      EXPECT_EQ(a, b);
+      EXPECT_EQ(wide.read_position(), n);
+      EXPECT_EQ(narrow.consumed(), n);
+    } else {
+      EXPECT_EQ(wide.last_error(), narrow.last_error());
+      EXPECT_EQ(wide.read_position(), 0u);
+    }
+    value = a;
+    failure = wide.last_error();
+    return ok_a;
+  };
+  for (unsigned n = 1; n <= 10; ++n) {
+    SCOPED_TRACE(n);
+    const std::uint64_t smallest = n == 1 ? 0 : std::uint64_t{1} << (7 * (n - 1));
+    const std::uint64_t largest = n == 10 ? ~0ULL : (std::uint64_t{1} << (7 * n)) - 1;
+    for (const std::uint64_t v : {smallest, largest, smallest | 1, largest ^ 0x55}) {
+      const auto bytes = encode<compact>(v);
+      ASSERT_EQ(bytes.size(), n);
+      std::uint64_t out = 0;
+      error e{};
+      EXPECT_TRUE(decode_both(bytes, out, e));
+      EXPECT_EQ(out, v);
+    }
+    if (n >= 2) {
+      // n bytes whose last is 0: the value fits in fewer.
+      std::vector<std::byte> longer(n - 1, std::byte{0x81});
+      longer.push_back(std::byte{0});
+      std::uint64_t out = 0;
+      error e{};
+      EXPECT_FALSE(decode_both(longer, out, e));
+      EXPECT_EQ(e, (error{errc::invalid_value, 0}));
+    }
+  }
+  std::uint64_t out = 0;
+  error e{};
+  std::vector<std::byte> ten(9, std::byte{0xFF});
+  ten.push_back(std::byte{0x02}); // bit 64
+  EXPECT_FALSE(decode_both(ten, out, e));
+  EXPECT_EQ(e, (error{errc::invalid_value, 0}));
+  ten.back() = std::byte{0x81}; // an eleventh byte would follow
+  EXPECT_FALSE(decode_both(ten, out, e));
+  EXPECT_EQ(e, (error{errc::invalid_value, 0}));
+  ten.back() = std::byte{0x01};
+  EXPECT_TRUE(decode_both(ten, out, e));
+  EXPECT_EQ(out, ~0ULL);
+}
+
 TEST(CompactRefuses, InputEndingInsideAVarint) {
   expect_decode_error<std::uint32_t, compact>("80", errc::truncated, 0);
   expect_decode_error<std::uint64_t, compact>("ffffff", errc::truncated, 0);
