@@ -21,8 +21,10 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -432,6 +434,41 @@ TEST(CompactRoundTrip, ABufferJustLargeEnoughIsEnough) {
   // Formats whose leaves have one size reserve exactly.
   EXPECT_EQ(detail::reservation_of<portable>(workloads::make_car_sequential(3)),
             serialized_size<portable>(workloads::make_car_sequential(3)));
+}
+
+// A 64-bit varint is stored with one 8-byte write, past the end of a shorter
+// encoding; serialize() reserves the bound plus the format's store_slack, so
+// those writes stay inside the buffer even at its very end. The buffer here
+// is a heap block of exactly that size (ASan sees a byte past it).
+template <class T>
+void expect_wide_stores_stay_inside(const T& value) {
+  const std::vector<std::byte> expected = encode<compact>(value);
+  const std::size_t room = detail::reservation_of<compact>(value) + F::store_slack;
+  const auto block = std::make_unique<std::byte[]>(room);
+  SpanBuffer out(block.get(), room);
+  ASSERT_TRUE(serialize<compact>(out, value));
+  EXPECT_EQ(to_hex(out.bytes()), to_hex(expected));
+}
+
+TEST(CompactRoundTrip, WideStoresStayInsideTheReservation) {
+  for (const std::uint64_t v :
+       {0ULL, 200ULL, 20000ULL, 1ULL << 40, 1ULL << 56, 1ULL << 63, ~0ULL}) {
+    SCOPED_TRACE(v);
+    expect_wide_stores_stay_inside(v);
+    expect_wide_stores_stay_inside(static_cast<std::int64_t>(v));
+    // Unbounded values whose codecs state no bound of their own reserve their
+    // exact size: the varint at the end has no room to spare but the slack.
+    expect_wide_stores_stay_inside(std::variant<std::string, std::uint64_t>(v));
+    expect_wide_stores_stay_inside(std::make_tuple(std::string("ab"), v));
+    expect_wide_stores_stay_inside(std::make_pair(std::string(), v));
+    expect_wide_stores_stay_inside(std::array<std::variant<std::string, std::int64_t>, 2>{
+        std::string("x"), static_cast<std::int64_t>(v)});
+    expect_wide_stores_stay_inside(std::optional<std::uint64_t>(v));
+    expect_wide_stores_stay_inside(std::vector<std::uint64_t>{v, 1, v});
+    expect_wide_stores_stay_inside(std::map<std::uint64_t, std::uint64_t>{{v, v}, {1, v}});
+  }
+  expect_wide_stores_stay_inside(workloads::make_tick(3));
+  expect_wide_stores_stay_inside(workloads::make_car_sequential(3));
 }
 
 TEST(CompactRoundTrip, ShortVarintFitsTheLastByteOfAFixedBuffer) {

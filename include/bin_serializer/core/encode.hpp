@@ -40,36 +40,34 @@ BIN_SERIALIZER_INLINE bool reserve_upfront(W& w, const T& value) {
     return w.reserve(reservation_of<Opts>(value));
 }
 
-// Makes room for the whole message at once; `bytes` is what was reserved.
-// Where leaves vary in size the upper bound is tried first; a buffer that
-// cannot hold the bound (a fixed buffer near its end) is then asked for the
-// exact size, so a message that fits is never refused for the sake of speed.
-template <options Opts, class W, class T>
-BIN_SERIALIZER_INLINE bool reserve_message(W& w, const T& value, std::size_t& bytes) {
-  bytes = reservation_of<Opts>(value);
-  if (w.reserve(bytes)) [[likely]]
-    return true;
-  if constexpr (format_of<Opts>::sizes_vary) {
-    bytes = size_of<Opts>(value);
-    return w.reserve(bytes);
-  } else {
-    return false;
-  }
-}
-
 } // namespace detail
 
 namespace detail {
+
+// serialize() through the checked writer alone (no reservation up front).
+template <options Opts, class B, class T>
+BIN_SERIALIZER_NOINLINE bool serialize_checked(B& buffer, const T& value) {
+  writer_for<Opts, B> w(buffer);
+  if (write_value(w, value)) [[likely]] {
+    w.commit();
+    return true;
+  }
+  w.rollback();
+  return false;
+}
 
 template <options Opts, class B, class T>
 BIN_SERIALIZER_INLINE bool serialize_one(B& buffer, const T& value) {
   writer_for<Opts, B> w(buffer);
   if constexpr (category_of<Opts, T>() != category::bulk && ContiguousWritableBuffer<B> &&
                 presizable<Opts, T>()) {
-    // One capacity check for the whole message, then unchecked stores.
-    // (The reservation folds to a constant for bounded types.)
-    std::size_t bytes = 0;
-    if (reserve_message<Opts>(w, value, bytes)) [[likely]] {
+    // One capacity check for the whole message, then unchecked stores. (The
+    // reservation folds to a constant for bounded types. Where leaves vary in
+    // size it is an upper bound, plus the format's store_slack: a leaf may be
+    // stored by a wider write than its encoding.)
+    using F = format_of<Opts>;
+    const std::size_t bytes = reservation_of<Opts>(value) + F::store_slack;
+    if (w.reserve(bytes)) [[likely]] {
       presized_writer<Opts> pw(w.base(), w.cursor(), w.cursor() + bytes);
       if (write_value(pw, value)) [[likely]] {
         w.advance_to(pw.cursor());
@@ -77,6 +75,12 @@ BIN_SERIALIZER_INLINE bool serialize_one(B& buffer, const T& value) {
         return true;
       }
       w.fail_with(pw.failure());
+    } else if constexpr (F::sizes_vary) {
+      // No room for the bound (a fixed buffer near its end): the checked
+      // writer, which needs room only for what it writes, so a message that
+      // fits is never refused for the sake of speed. Out of line, to keep
+      // the common path small.
+      return serialize_checked<Opts>(buffer, value);
     }
   } else {
     if (reserve_upfront<Opts, decltype(w), B>(w, value) && write_value(w, value)) [[likely]] {

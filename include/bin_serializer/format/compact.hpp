@@ -89,6 +89,49 @@ BIN_SERIALIZER_INLINE std::byte* store(std::byte* p, std::uint64_t u) noexcept {
   return p;
 }
 
+// The low 56 bits of u, 7 to each of 8 bytes (little-endian order): the
+// inverse of gather7 below.
+BIN_SERIALIZER_INLINE constexpr std::uint64_t spread7(std::uint64_t u) noexcept {
+  std::uint64_t x = (u & 0x000000000FFFFFFFULL) | ((u & 0x00FFFFFFF0000000ULL) << 4);
+  x = (x & 0x00003FFF00003FFFULL) | ((x & 0x0FFFC0000FFFC000ULL) << 2);
+  return (x & 0x007F007F007F007FULL) | ((x & 0x3F803F803F803F80ULL) << 1);
+}
+
+// A 64-bit value (timestamps, identifiers) as one 8-byte store when it takes
+// three to eight bytes: its 7-bit groups spread by three shifts, continuation
+// bits set at once. Writes up to 8 bytes at p whatever the encoding's length
+// (within the 10 a 64-bit varint may take; format's store_slack).
+BIN_SERIALIZER_INLINE std::byte* store_wide(std::byte* p, std::uint64_t u) noexcept {
+  if (u < 0x80) [[likely]] {
+    *p = static_cast<std::byte>(u);
+    return p + 1;
+  }
+  if (u < 0x4000) { // two bytes: still cheaper one at a time
+    p[0] = static_cast<std::byte>(u | 0x80);
+    p[1] = static_cast<std::byte>(u >> 7);
+    return p + 2;
+  }
+  constexpr std::uint64_t high_bits = 0x8080808080808080ULL;
+  auto store_word = [p](std::uint64_t w) BIN_SERIALIZER_LAMBDA_INLINE {
+    if constexpr (!little_endian_host) w = byteswap_uint(w);
+    std::memcpy(p, &w, sizeof w);
+  };
+  if (u < (std::uint64_t{1} << 56)) {
+    const std::size_t n = size(u); // 3 to 8: continuation bits on all but the last
+    store_word(spread7(u) | (high_bits & ((std::uint64_t{1} << (8 * (n - 1))) - 1)));
+    return p + n;
+  }
+  store_word(spread7(u) | high_bits); // 9 or 10 bytes: the first 8 all continue
+  const std::uint64_t top = u >> 56;
+  if (top < 0x80) {
+    p[8] = static_cast<std::byte>(top);
+    return p + 9;
+  }
+  p[8] = static_cast<std::byte>(top | 0x80);
+  p[9] = static_cast<std::byte>(top >> 7);
+  return p + 10;
+}
+
 // Zigzag for signed integers, identity for unsigned ones.
 template <class T>
 BIN_SERIALIZER_INLINE constexpr unsigned_of<T> to_unsigned(T v) noexcept {
@@ -257,9 +300,15 @@ public:
     else
       return sizeof(T);
   }
+  // A 64-bit scalar is stored with one word (store_wide): up to 8 bytes past
+  // the end of a shorter encoding, within its 10-byte maximum.
+  static constexpr std::size_t store_slack = 8;
+
   template <class T>
   BIN_SERIALIZER_INLINE static std::byte* store_scalar(std::byte* p, T v) noexcept {
-    if constexpr (varint<T>)
+    if constexpr (varint<T> && sizeof(T) == 8)
+      return detail::leb128::store_wide(p, detail::leb128::to_unsigned(v));
+    else if constexpr (varint<T>)
       return detail::leb128::store(p, detail::leb128::to_unsigned(v));
     else
       return portable::store_scalar(p, v);

@@ -30,6 +30,8 @@ struct fixed_width_leaves {
   // Every leaf's size follows from its type: serialize() measures a message
   // exactly before writing it (format/format.hpp).
   static constexpr bool sizes_vary = false;
+  // A store writes exactly its encoding.
+  static constexpr std::size_t store_slack = 0;
 
   template <class T>
   static constexpr std::size_t scalar_min = sizeof(T);

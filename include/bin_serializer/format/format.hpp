@@ -23,8 +23,12 @@
 //                          instead of measuring the message exactly first
 //   scalar_min<T>, scalar_max<T>, scalar_size(v)
 //                          bytes one scalar occupies: fewest, most, exactly
-//   store_scalar(p, v)     encode into at least scalar_max bytes at p;
-//                          returns the end
+//   store_scalar(p, v)     encode into the scalar_max bytes at p (it may write
+//                          anywhere in them: a word store); returns the end
+//                          of the encoding
+//   store_slack            how far past the end of its encoding a store may
+//                          write at most (0 for exact stores); serialize()
+//                          reserves that much beyond the message
 //   load_scalar(r, v)      decode from a reader (failure recorded in r)
 //   length_min, length_max, length_size(n), store_length(p, n), load_length(r, v)
 //                          the same for length and count prefixes
