@@ -390,8 +390,8 @@ TEST(CompactRoundTrip, FixedCapacityBufferFailsCleanly) {
 }
 
 // serialize() reserves an upper bound (each varint at its longest) instead of
-// measuring the message; a buffer that cannot hold the bound is asked for the
-// exact size, so a message that fits is never refused.
+// measuring the message; a buffer that cannot hold the bound is written by the
+// checked writer, so a message that fits is never refused.
 template <class T>
 void expect_exact_fit(const T& value) {
   const std::size_t exact = serialized_size<compact>(value);
