@@ -243,66 +243,99 @@ TEST(CompactRefuses, NonShortestEncoding) {
   expect_decode_error<std::vector<std::uint8_t>, compact>("8000", errc::invalid_value, 0);
 }
 
-// With room for ten bytes a 64-bit varint is read as one word; without, and
-// from a stream, byte by byte. Both must agree on every length and refusal.
-TEST(CompactRefuses, WordAndByteReadsAgree) {
+// With room for its longest encoding a varint is read without a bounds check
+// per byte: one or two bytes on straight paths, a 64-bit one of more as one
+// word. Without that room, and from a stream, byte by byte. Every width must
+// agree on every length and refusal.
+template <class U>
+void expect_word_and_byte_reads_agree() {
+  constexpr unsigned max_bytes = (sizeof(U) * 8 + 6) / 7;
   const std::vector<std::byte> padding(12, std::byte{0xAA});
-  auto decode_both = [&](std::vector<std::byte> bytes, std::uint64_t& value, error& failure) {
+  auto decode_both = [&](std::vector<std::byte> bytes, U& value, error& failure) {
     const std::size_t n = bytes.size();
     bytes.insert(bytes.end(), padding.begin(), padding.end());
     BufferView wide(bytes);
-    std::uint64_t a = 0;
+    U a = 0;
     const bool ok_a = deserialize<compact>(wide, a);
     StreamSource narrow(std::span<const std::byte>(bytes).first(n));
-    std::uint64_t b = 0;
+    U b = 0;
     const bool ok_b = deserialize<compact>(narrow, b);
+    BufferView exact(std::span<const std::byte>(bytes).first(n)); // no room beyond
+    U c = 0;
+    const bool ok_c = deserialize<compact>(exact, c);
     EXPECT_EQ(ok_a, ok_b);
-    if (ok_a && ok_b) {
+    EXPECT_EQ(ok_a, ok_c);
+    if (ok_a && ok_b && ok_c) {
       EXPECT_EQ(a, b);
+      EXPECT_EQ(a, c);
       EXPECT_EQ(wide.read_position(), n);
       EXPECT_EQ(narrow.consumed(), n);
+      EXPECT_EQ(exact.read_position(), n);
     } else {
       EXPECT_EQ(wide.last_error(), narrow.last_error());
+      EXPECT_EQ(wide.last_error(), exact.last_error());
       EXPECT_EQ(wide.read_position(), 0u);
     }
     value = a;
     failure = wide.last_error();
     return ok_a;
   };
-  for (unsigned n = 1; n <= 10; ++n) {
+  for (unsigned n = 1; n <= max_bytes; ++n) {
     SCOPED_TRACE(n);
     const std::uint64_t smallest = n == 1 ? 0 : std::uint64_t{1} << (7 * (n - 1));
-    const std::uint64_t largest = n == 10 ? ~0ULL : (std::uint64_t{1} << (7 * n)) - 1;
+    const std::uint64_t largest = n == max_bytes ? std::uint64_t{std::numeric_limits<U>::max()}
+                                                 : (std::uint64_t{1} << (7 * n)) - 1;
     for (const std::uint64_t v : {smallest, largest, smallest | 1, largest ^ 0x55}) {
-      const auto bytes = encode<compact>(v);
+      const auto bytes = encode<compact>(static_cast<U>(v));
       ASSERT_EQ(bytes.size(), n);
-      std::uint64_t out = 0;
+      U out = 0;
       error e{};
       EXPECT_TRUE(decode_both(bytes, out, e));
-      EXPECT_EQ(out, v);
+      EXPECT_EQ(out, static_cast<U>(v));
     }
     if (n >= 2) {
       // n bytes whose last is 0: the value fits in fewer.
       std::vector<std::byte> longer(n - 1, std::byte{0x81});
       longer.push_back(std::byte{0});
-      std::uint64_t out = 0;
+      U out = 0;
       error e{};
       EXPECT_FALSE(decode_both(longer, out, e));
       EXPECT_EQ(e, (error{errc::invalid_value, 0}));
     }
   }
-  std::uint64_t out = 0;
+  // The last byte a U allows: bits beyond its width, or a further byte.
+  constexpr unsigned spare = sizeof(U) * 8 - 7 * (max_bytes - 1);
+  U out = 0;
   error e{};
-  std::vector<std::byte> ten(9, std::byte{0xFF});
-  ten.push_back(std::byte{0x02}); // bit 64
-  EXPECT_FALSE(decode_both(ten, out, e));
+  std::vector<std::byte> full(max_bytes - 1, std::byte{0xFF});
+  full.push_back(static_cast<std::byte>(1U << spare));
+  EXPECT_FALSE(decode_both(full, out, e));
   EXPECT_EQ(e, (error{errc::invalid_value, 0}));
-  ten.back() = std::byte{0x81}; // an eleventh byte would follow
-  EXPECT_FALSE(decode_both(ten, out, e));
+  full.back() = std::byte{0x81};
+  EXPECT_FALSE(decode_both(full, out, e));
   EXPECT_EQ(e, (error{errc::invalid_value, 0}));
-  ten.back() = std::byte{0x01};
-  EXPECT_TRUE(decode_both(ten, out, e));
-  EXPECT_EQ(out, ~0ULL);
+  full.back() = static_cast<std::byte>((1U << spare) - 1);
+  EXPECT_TRUE(decode_both(full, out, e));
+  EXPECT_EQ(out, std::numeric_limits<U>::max());
+}
+
+TEST(CompactRefuses, WordAndByteReadsAgree) {
+  expect_word_and_byte_reads_agree<std::uint16_t>();
+  expect_word_and_byte_reads_agree<std::uint32_t>();
+  expect_word_and_byte_reads_agree<std::uint64_t>();
+}
+
+// Lengths and counts take the same straight paths.
+TEST(CompactRefuses, TwoByteCountsAndLengths) {
+  const std::vector<std::uint8_t> v(300, 7);
+  const auto bytes = encode<compact>(v);
+  EXPECT_EQ(to_hex(std::span<const std::byte>(bytes).first(2)), "ac02");
+  std::vector<std::uint8_t> back;
+  BufferView in(bytes);
+  ASSERT_TRUE(deserialize<compact>(in, back));
+  EXPECT_EQ(back, v);
+  expect_decode_error<std::string, compact>("ac00", errc::invalid_value, 0); // not the shortest
+  expect_decode_error<std::string, compact>("ac02" "6161", errc::truncated, 0);
 }
 
 TEST(CompactRefuses, InputEndingInsideAVarint) {

@@ -5,11 +5,16 @@
 // same error codes and offsets, for every truncation and every corrupted byte.
 #include "test_util.hpp"
 
+#include <bin_serializer/std/deque.hpp>
+#include <bin_serializer/std/list.hpp>
+
 #include <array>
 #include <concepts>
 #include <bitset>
 #include <cstdint>
 #include <cstring>
+#include <deque>
+#include <list>
 #include <optional>
 #include <span>
 #include <string>
@@ -172,10 +177,13 @@ std::vector<std::byte> encode(const T& v) {
 }
 
 // Decodes `bytes` both ways and checks that nothing tells them apart.
+// Both decode into a copy of `start` (an empty container appends, a filled
+// one decodes into the elements it holds first).
 template <bs::options Opts, class T>
-void expect_same_outcome(const std::vector<std::byte>& bytes, const std::string& what) {
-  T a{};
-  T b{};
+void expect_same_outcome(const std::vector<std::byte>& bytes, const std::string& what,
+                         const T& start = T{}) {
+  T a = start;
+  T b = start;
   bs::BufferView view(bytes);
   FieldByField slow{bytes};
   const bool ok_a = bs::deserialize<Opts>(view, a);
@@ -210,21 +218,49 @@ Varying varying(std::uint32_t i) {
 // Every cut of the value's encoding and every byte replaced by a few values
 // (0x80 and 0xff continue a varint, 0x02 is no bool): the same outcome either way.
 template <bs::options Opts, class T>
-void check_every_cut_and_byte(const T& value) {
+void check_every_cut_and_byte(const T& value, const T& start = T{}) {
   const auto good = encode<Opts>(value);
-  expect_same_outcome<Opts, T>(good, "intact");
+  expect_same_outcome<Opts, T>(good, "intact", start);
   for (std::size_t cut = 0; cut < good.size(); ++cut) {
     const std::vector<std::byte> part(good.begin(),
                                       good.begin() + static_cast<std::ptrdiff_t>(cut));
-    expect_same_outcome<Opts, T>(part, "cut " + std::to_string(cut));
+    expect_same_outcome<Opts, T>(part, "cut " + std::to_string(cut), start);
   }
   for (std::size_t i = 0; i < good.size(); ++i) {
     for (const unsigned v : {0x00u, 0x02u, 0x80u, 0xffu}) {
       auto bad = good;
       bad[i] = static_cast<std::byte>(v);
-      expect_same_outcome<Opts, T>(bad, "byte " + std::to_string(i) + " = " + std::to_string(v));
+      expect_same_outcome<Opts, T>(bad, "byte " + std::to_string(i) + " = " + std::to_string(v),
+                                   start);
     }
   }
+}
+
+// Elements of bounded size that are not one copy (a bool to check, and in the
+// compact format varints): a container's elements are read after one check
+// of their largest encoding (std/codec_support.hpp, read_elements).
+struct Reading {
+  std::uint16_t sensor = 0;
+  bool valid = false;
+  std::int64_t at = 0;
+  std::optional<std::uint32_t> raw;
+  bool operator==(const Reading&) const = default;
+};
+static_assert(bs::detail::std_codec::bounded_element_max<bs::native, Reading>() == 16);
+static_assert(bs::detail::std_codec::bounded_element_max<bs::compact, Reading>() == 20);
+static_assert(bs::detail::std_codec::bounded_element_max<bs::native, Point>() == 0); // one copy
+
+std::vector<Reading> readings(std::size_t n) {
+  std::vector<Reading> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    Reading r;
+    r.sensor = static_cast<std::uint16_t>(i * 150); // 1 to 2 bytes as a varint
+    r.valid = i % 2 == 0;
+    r.at = -static_cast<std::int64_t>(i) << (9 * i); // 1 to 8 bytes
+    if (i % 3 != 0) r.raw = static_cast<std::uint32_t>(i * 40000);
+    out.push_back(r);
+  }
+  return out;
 }
 
 template <bs::options Opts>
@@ -232,6 +268,14 @@ void check_every_cut_and_byte() {
   check_every_cut_and_byte<Opts>(std::vector<Row>{sample(1), sample(2), sample(3)});
   check_every_cut_and_byte<Opts>(
       std::vector<Varying>{varying(0), varying(1), varying(2), varying(3), varying(4)});
+  // Appended, decoded into as many, into fewer, and into more elements.
+  check_every_cut_and_byte<Opts>(readings(6));
+  check_every_cut_and_byte<Opts>(readings(6), readings(6));
+  check_every_cut_and_byte<Opts>(readings(6), readings(2));
+  check_every_cut_and_byte<Opts>(readings(4), readings(7));
+  const auto six = readings(6);
+  check_every_cut_and_byte<Opts>(std::deque<Reading>(six.begin(), six.end()));
+  check_every_cut_and_byte<Opts>(std::list<Reading>(six.begin(), six.end()));
 }
 
 } // namespace field_runs_test

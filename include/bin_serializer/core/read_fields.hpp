@@ -34,95 +34,13 @@
 #include "classify.hpp"
 #include "../cursor/reader.hpp"
 #include "../cursor/copy.hpp"
+#include "../cursor/run_reader.hpp"
 #include "run_layout.hpp"
 
 namespace bin_serializer::detail {
 
 template <class R, class T>
 bool read_value(R& r, T& value);
-
-// A reader over the run's bytes, all present (checked once by the caller).
-// Failures (a bad value inside the run) are recorded in the outer reader with
-// absolute offsets.
-// Checked: whether every read re-checks the run's remaining bytes. Runs made
-// only of types whose sizes the library computes (presizable) cannot read
-// past their end, so only debug builds check them; a run holding a user
-// codec's exact_size is checked every time.
-template <class Outer, bool Checked = true>
-class run_reader {
-public:
-  static constexpr options opts = Outer::opts;
-  static constexpr bool contiguous = true;
-  static constexpr bool in_run = true;
-
-  BIN_SERIALIZER_INLINE run_reader(Outer& outer, const std::byte* p, std::size_t n,
-                                   std::size_t at) noexcept
-      : outer_(outer), start_(p), cur_(p), end_(p + n), at_(at) {}
-
-  BIN_SERIALIZER_INLINE bool read_bytes(void* dst, std::size_t n) noexcept {
-    if (!fits(n)) [[unlikely]]
-      return fail(errc::truncated, position());
-    std::memcpy(dst, cur_, n);
-    cur_ += n;
-    return true;
-  }
-  BIN_SERIALIZER_INLINE const std::byte* take(std::size_t n) noexcept {
-    if (!fits(n)) [[unlikely]] {
-      fail(errc::truncated, position());
-      return nullptr;
-    }
-    const std::byte* p = cur_;
-    cur_ += n;
-    return p;
-  }
-  // N bytes at once (adjacent fields, see read_span).
-  template <std::size_t N>
-  BIN_SERIALIZER_INLINE bool read_fixed(void* dst) noexcept {
-    if (!fits(N)) [[unlikely]]
-      return fail(errc::truncated, position());
-    copy_fixed<N>(dst, cur_);
-    cur_ += N;
-    return true;
-  }
-  // No read_length(): run members have no length prefixes.
-  bool enter() noexcept { return outer_.enter(); }
-  void leave() noexcept { outer_.leave(); }
-
-  [[nodiscard]] BIN_SERIALIZER_INLINE std::size_t remaining() const noexcept {
-    return static_cast<std::size_t>(end_ - cur_);
-  }
-  [[nodiscard]] BIN_SERIALIZER_INLINE std::size_t position() const noexcept {
-    return at_ + static_cast<std::size_t>(cur_ - start_);
-  }
-  [[nodiscard]] bool finished() const noexcept { return cur_ == end_; }
-  [[nodiscard]] std::size_t consumed() const noexcept {
-    return static_cast<std::size_t>(cur_ - start_);
-  }
-  // Whether n more bytes are present: known without looking when the run's
-  // largest encoding was checked once for all (has_room in reader.hpp).
-  static constexpr bool room_proven = !Checked && !BIN_SERIALIZER_DEBUG;
-
-private:
-  BIN_SERIALIZER_INLINE bool fits(std::size_t n) const noexcept {
-    if constexpr (Checked || BIN_SERIALIZER_DEBUG)
-      return n <= remaining();
-    else
-      return true;
-  }
-
-public:
-  bool fail(errc code, std::size_t at) noexcept { return outer_.fail(code, at); }
-
-private:
-  Outer& outer_;
-  const std::byte* start_;
-  const std::byte* cur_;
-  const std::byte* end_;
-  std::size_t at_;
-};
-
-template <class Outer, bool Checked>
-inline constexpr bool is_reader_v<run_reader<Outer, Checked>> = true;
 
 // Whether a run of fields [Begin, End) needs its reads checked (run_reader).
 template <options Opts, class Tuple, std::size_t Begin, std::size_t End>
@@ -186,9 +104,10 @@ BIN_SERIALIZER_INLINE bool read_run(R& r, Tuple& fields) {
            (rr.finished() || r.fail(errc::invalid_value, rr.position()));
     } else {
       // Fields of varying size: the input moves on by what they took.
-      run_reader_t rr(r, take_counted(r, 0), run::bytes, at);
-      ok = read_span<Layout, run_reader_t, Tuple, First, First + run::count>(rr, fields);
-      (void)take_counted(r, rr.consumed());
+      ok = read_present<run_needs_checks<R::opts, Tuple, First, First + run::count>()>(
+          r, run::bytes, [&](run_reader_t& rr) BIN_SERIALIZER_LAMBDA_INLINE {
+            return read_span<Layout, run_reader_t, Tuple, First, First + run::count>(rr, fields);
+          });
     }
   }
   // One call site for the fields after the run, so they are inlined once.

@@ -171,12 +171,20 @@ BIN_SERIALIZER_INLINE constexpr std::uint64_t gather7(std::uint64_t x) noexcept 
   return (x & 0x000000000FFFFFFFULL) | ((x & 0x0FFFFFFF00000000ULL) >> 4);
 }
 
+// The low 7 bits of each of the 4 bytes of x, packed into 28 bits.
+BIN_SERIALIZER_INLINE constexpr std::uint32_t gather7_32(std::uint32_t x) noexcept {
+  x &= 0x7F7F7F7FU;
+  x = (x & 0x007F007FU) | ((x & 0x7F007F00U) >> 1);
+  return (x & 0x00003FFFU) | ((x & 0x3FFF0000U) >> 2);
+}
+
 // A varint of at most max_bytes<U> bytes at p, all present: its value in v,
 // and its length, or 0 if it is too long, out of range or not the shortest.
 // With Wide, a 64-bit one (timestamps, identifiers) is read as one word: the
 // first 8 bytes' continuation bits are tested at once, their payloads gathered
-// by three shifts. Lengths and counts go byte by byte: they rarely take a
-// second byte, and the smaller code keeps every prefix's one-byte case fast.
+// by three shifts; a 32-bit one likewise from 4 bytes and a fifth. Lengths and
+// counts go byte by byte: they rarely take a third byte, and the smaller code
+// keeps every prefix's short cases fast.
 template <class U, bool Wide>
 BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64_t& v) noexcept {
   if constexpr (Wide && max_bytes<U> == 10) {
@@ -198,6 +206,20 @@ BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64
     const auto b9 = static_cast<unsigned>(p[9]);
     v |= (static_cast<std::uint64_t>(b8 & 0x7FU) << 56) | (static_cast<std::uint64_t>(b9) << 63);
     return canonical<U>(10, b9) ? 10 : 0; // also refuses a 10th byte that continues
+  } else if constexpr (Wide && max_bytes<U> == 5) {
+    // A 32-bit one the same way, from a 4-byte word and a fifth byte.
+    std::uint32_t w;
+    std::memcpy(&w, p, sizeof w);
+    if constexpr (!little_endian_host) w = byteswap_uint(w);
+    const std::uint32_t stops = ~w & 0x80808080U;
+    if (stops != 0) [[likely]] {
+      const auto n = static_cast<std::size_t>(std::countr_zero(stops) / 8 + 1);
+      v = gather7_32(w & (stops ^ (stops - 1)));
+      return ((w >> (8 * (n - 1))) & 0xFFU) != 0 ? n : 0; // a last byte of 0: not the shortest
+    }
+    const auto b4 = static_cast<unsigned>(p[4]);
+    v = gather7_32(w) | (static_cast<std::uint64_t>(b4) << 28);
+    return canonical<U>(5, b4) ? 5 : 0; // also refuses a fifth byte that continues
   } else {
     v = static_cast<unsigned>(p[0]) & 0x7FU;
     for (std::size_t i = 1; i < max_bytes<U>; ++i) {
@@ -223,7 +245,14 @@ BIN_SERIALIZER_INLINE bool load(R& r, U& out) noexcept {
       return true;
     }
     if (has_room(r, max_bytes<U>)) [[likely]] {
-      // The longest encoding is present: no bounds check per byte.
+      // The longest encoding is present: no bounds check per byte. Two bytes
+      // (a year, a port, a count in the hundreds) are the next straight path:
+      // a second byte of 1 to 0x7F ends the varint and is the shortest form.
+      if (const auto b1 = static_cast<unsigned>(p[1]); b1 - 1U < 0x7FU) [[likely]] {
+        out = static_cast<U>((static_cast<unsigned>(p[0]) & 0x7FU) | (b1 << 7));
+        (void)take_counted(r, 2);
+        return true;
+      }
       std::uint64_t v = 0;
       const std::size_t n = decode_present<U, Wide>(p, v);
       if (n == 0) [[unlikely]]

@@ -36,6 +36,7 @@
 #include "../options.hpp"
 #include "../core/classify.hpp"
 #include "../core/size.hpp"
+#include "../cursor/run_reader.hpp"
 #include "string.hpp"
 
 namespace bin_serializer::detail::std_codec {
@@ -219,17 +220,48 @@ BIN_SERIALIZER_INLINE bool read_object_bytes_into(R& r, Vec& v, std::size_t coun
   }
 }
 
+// ---- elements of bounded size -------------------------------------------------
+
+// The largest encoding of an element whose size the library computes and
+// which is not one copy (a struct of varints, of bools, an optional of a
+// scalar), else 0.
+template <options Opts, class T>
+consteval std::size_t bounded_element_max() {
+  using S = shape<Opts, T>;
+  if constexpr (S::bounded() && S::presizable() && !is_object_bytes<Opts, T>())
+    return S::max_size();
+  else
+    return 0;
+}
+
+// Decodes `count` elements of T with f(reader). When the input holds `count`
+// of T's largest encodings, that is checked once and f reads through a reader
+// that checks nothing more (cursor/run_reader.hpp); otherwise f reads through
+// r, checking every read, so the error and its offset are those of the
+// element that does not fit. Either way the input moves on by what f took.
+template <class T, class R, class F>
+BIN_SERIALIZER_INLINE bool read_elements(R& r, std::size_t count, F&& f) {
+  constexpr std::size_t max = bounded_element_max<R::opts, T>();
+  if constexpr (max != 0 && R::contiguous && !requires { R::in_run; }) {
+    if (count <= r.remaining() / max) [[likely]]
+      return read_present<false>(r, count * max, f);
+  }
+  return f(r);
+}
+
 // Reads `count` elements one by one, appending each with emplace_back() and
 // decoding into it. On failure the container keeps what was decoded.
 template <class R, class Seq>
 BIN_SERIALIZER_INLINE bool read_appending(R& r, Seq& seq, std::size_t count) {
   using E = typename Seq::value_type;
   require_default_constructible<E>();
-  for (std::size_t i = 0; i < count; ++i) {
-    seq.emplace_back();
-    if (!::bin_serializer::deserialize_field(r, seq.back())) return false;
-  }
-  return true;
+  return read_elements<E>(r, count, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
+    for (std::size_t i = 0; i < count; ++i) {
+      seq.emplace_back();
+      if (!::bin_serializer::deserialize_field(in, seq.back())) return false;
+    }
+    return true;
+  });
 }
 
 // ---- associative containers (map.hpp, set.hpp) --------------------------------

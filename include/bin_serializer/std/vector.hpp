@@ -72,11 +72,17 @@ struct codec<std::vector<T, A>> {
       const std::size_t have = v.size();
       const std::size_t reuse = n < have ? n : have;
       T* const elements = v.data();
-      for (std::size_t i = 0; i < reuse; ++i) {
-        if (!::bin_serializer::deserialize_field(r, elements[i])) [[unlikely]] {
-          v.erase(v.begin() + static_cast<std::ptrdiff_t>(i + 1), v.end());
-          return false;
-        }
+      std::size_t i = 0;
+      const bool reused =
+          sc::read_elements<T>(r, reuse, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
+            for (; i < reuse; ++i)
+              if (!::bin_serializer::deserialize_field(in, elements[i])) [[unlikely]]
+                return false;
+            return true;
+          });
+      if (!reused) [[unlikely]] {
+        v.erase(v.begin() + static_cast<std::ptrdiff_t>(i + 1), v.end());
+        return false;
       }
       if (n <= have) {
         if (n < have) v.erase(v.begin() + static_cast<std::ptrdiff_t>(n), v.end());
