@@ -117,9 +117,24 @@ BIN_SERIALIZER_INLINE std::byte* store_wide(std::byte* p, std::uint64_t u) noexc
     std::memcpy(p, &w, sizeof w);
   };
   if (u < (std::uint64_t{1} << 56)) {
-    const std::size_t n = size(u); // 3 to 8: continuation bits on all but the last
-    store_word(spread7(u) | (high_bits & ((std::uint64_t{1} << (8 * (n - 1))) - 1)));
-    return p + n;
+    // 3 to 8 bytes, continuation bits on all but the last. The length by
+    // branches, not computed: the cursor then moves by a constant and the
+    // next store does not wait for this value's bit count.
+    const std::uint64_t body = spread7(u);
+    auto bytes = [&]<std::size_t N>(std::integral_constant<std::size_t, N>)
+                     BIN_SERIALIZER_LAMBDA_INLINE {
+                       store_word(body | (high_bits & ((std::uint64_t{1} << (8 * (N - 1))) - 1)));
+                       return p + N;
+                     };
+    using K = std::size_t;
+    if (u < (std::uint64_t{1} << 35)) {
+      if (u < (std::uint64_t{1} << 21)) return bytes(std::integral_constant<K, 3>{});
+      if (u < (std::uint64_t{1} << 28)) return bytes(std::integral_constant<K, 4>{});
+      return bytes(std::integral_constant<K, 5>{});
+    }
+    if (u < (std::uint64_t{1} << 42)) return bytes(std::integral_constant<K, 6>{});
+    if (u < (std::uint64_t{1} << 49)) return bytes(std::integral_constant<K, 7>{});
+    return bytes(std::integral_constant<K, 8>{});
   }
   store_word(spread7(u) | high_bits); // 9 or 10 bytes: the first 8 all continue
   const std::uint64_t top = u >> 56;
@@ -130,6 +145,40 @@ BIN_SERIALIZER_INLINE std::byte* store_wide(std::byte* p, std::uint64_t u) noexc
   p[8] = static_cast<std::byte>(top | 0x80);
   p[9] = static_cast<std::byte>(top >> 7);
   return p + 10;
+}
+
+// A 32-bit value as store_wide does a 64-bit one: three to five bytes are one
+// 4-byte store (groups spread by shifts, continuation bits set at once) and a
+// fifth byte, stored whether it belongs to the encoding or not. Writes at most
+// 5 bytes at p: within the varint's longest encoding.
+BIN_SERIALIZER_INLINE std::byte* store_narrow(std::byte* p, std::uint32_t u) noexcept {
+  if (u < 0x80) [[likely]] {
+    *p = static_cast<std::byte>(u);
+    return p + 1;
+  }
+  if (u < 0x4000) {
+    p[0] = static_cast<std::byte>(u | 0x80);
+    p[1] = static_cast<std::byte>(u >> 7);
+    return p + 2;
+  }
+  // The length by branches, not computed: the cursor then moves by a
+  // constant and the next store does not wait for this value's bit count.
+  const auto body = static_cast<std::uint32_t>(spread7(u & 0x0FFFFFFFU));
+  auto store_word = [p](std::uint32_t w) BIN_SERIALIZER_LAMBDA_INLINE {
+    if constexpr (!little_endian_host) w = byteswap_uint(w);
+    std::memcpy(p, &w, sizeof w);
+  };
+  if (u < (1U << 21)) {
+    store_word(body | 0x00008080U);
+    return p + 3;
+  }
+  if (u < (1U << 28)) {
+    store_word(body | 0x00808080U);
+    return p + 4;
+  }
+  store_word(body | 0x80808080U);
+  p[4] = static_cast<std::byte>(u >> 28);
+  return p + 5;
 }
 
 // Zigzag for signed integers, identity for unsigned ones.
@@ -193,9 +242,24 @@ BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64
     if constexpr (!little_endian_host) w = byteswap_uint(w);
     const std::uint64_t stops = ~w & 0x8080808080808080ULL;
     if (stops != 0) [[likely]] {
-      const auto n = static_cast<std::size_t>(std::countr_zero(stops) / 8 + 1);
-      v = gather7(w & (stops ^ (stops - 1)));
-      return ((w >> (8 * (n - 1))) & 0xFFU) != 0 ? n : 0; // a last byte of 0: not the shortest
+      // Where it ends by branches, not by counting zeros: the cursor then
+      // moves by a constant and what follows does not wait for these bytes.
+      auto ends = [&]<std::size_t N>(std::integral_constant<std::size_t, N>)
+                      BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
+        v = gather7(N == 8 ? w : w & ((std::uint64_t{1} << (8 * N)) - 1));
+        return ((w >> (8 * (N - 1))) & 0xFFU) != 0 ? N : 0; // a last byte of 0: not the shortest
+      };
+      using K = std::size_t;
+      if (stops & 0x80808080ULL) {
+        if (stops & 0x80ULL) return ends(std::integral_constant<K, 1>{});
+        if (stops & 0x8000ULL) return ends(std::integral_constant<K, 2>{});
+        if (stops & 0x800000ULL) return ends(std::integral_constant<K, 3>{});
+        return ends(std::integral_constant<K, 4>{});
+      }
+      if (stops & 0x8000000000ULL) return ends(std::integral_constant<K, 5>{});
+      if (stops & 0x800000000000ULL) return ends(std::integral_constant<K, 6>{});
+      if (stops & 0x80000000000000ULL) return ends(std::integral_constant<K, 7>{});
+      return ends(std::integral_constant<K, 8>{});
     }
     const auto b8 = static_cast<unsigned>(p[8]);
     v = gather7(w);
@@ -212,10 +276,17 @@ BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64
     std::memcpy(&w, p, sizeof w);
     if constexpr (!little_endian_host) w = byteswap_uint(w);
     const std::uint32_t stops = ~w & 0x80808080U;
-    if (stops != 0) [[likely]] {
-      const auto n = static_cast<std::size_t>(std::countr_zero(stops) / 8 + 1);
-      v = gather7_32(w & (stops ^ (stops - 1)));
-      return ((w >> (8 * (n - 1))) & 0xFFU) != 0 ? n : 0; // a last byte of 0: not the shortest
+    if (stops != 0) [[likely]] { // as above: where it ends by branches
+      auto ends = [&]<std::size_t N>(std::integral_constant<std::size_t, N>)
+                      BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
+        v = gather7_32(N == 4 ? w : w & ((std::uint32_t{1} << (8 * N)) - 1));
+        return ((w >> (8 * (N - 1))) & 0xFFU) != 0 ? N : 0;
+      };
+      using K = std::size_t;
+      if (stops & 0x80U) return ends(std::integral_constant<K, 1>{});
+      if (stops & 0x8000U) return ends(std::integral_constant<K, 2>{});
+      if (stops & 0x800000U) return ends(std::integral_constant<K, 3>{});
+      return ends(std::integral_constant<K, 4>{});
     }
     const auto b4 = static_cast<unsigned>(p[4]);
     v = gather7_32(w) | (static_cast<std::uint64_t>(b4) << 28);
@@ -337,6 +408,8 @@ public:
   BIN_SERIALIZER_INLINE static std::byte* store_scalar(std::byte* p, T v) noexcept {
     if constexpr (varint<T> && sizeof(T) == 8)
       return detail::leb128::store_wide(p, detail::leb128::to_unsigned(v));
+    else if constexpr (varint<T> && sizeof(T) == 4)
+      return detail::leb128::store_narrow(p, detail::leb128::to_unsigned(v));
     else if constexpr (varint<T>)
       return detail::leb128::store(p, detail::leb128::to_unsigned(v));
     else
