@@ -500,6 +500,16 @@ TEST(CompactRoundTrip, WideStoresStayInsideTheReservation) {
     expect_wide_stores_stay_inside(std::vector<std::uint64_t>{v, 1, v});
     expect_wide_stores_stay_inside(std::map<std::uint64_t, std::uint64_t>{{v, v}, {1, v}});
   }
+  // A 32-bit varint of 3 to 5 bytes is one 4-byte store and a fifth byte.
+  for (const std::uint32_t v : {0U, 200U, 20000U, 1U << 21, 1U << 28, ~0U}) {
+    SCOPED_TRACE(v);
+    expect_wide_stores_stay_inside(v);
+    expect_wide_stores_stay_inside(static_cast<std::int32_t>(v));
+    expect_wide_stores_stay_inside(std::variant<std::string, std::uint32_t>(v));
+    expect_wide_stores_stay_inside(std::make_tuple(std::string("ab"), v));
+    expect_wide_stores_stay_inside(std::optional<std::uint32_t>(v));
+    expect_wide_stores_stay_inside(std::vector<std::uint32_t>{v, 1, v});
+  }
   expect_wide_stores_stay_inside(workloads::make_tick(3));
   expect_wide_stores_stay_inside(workloads::make_car_sequential(3));
 }
