@@ -51,9 +51,6 @@ consteval bool run_needs_checks() {
   }(std::make_index_sequence<End - Begin>{});
 }
 
-template <class R>
-concept run_capable = R::contiguous && !requires { R::in_run; };
-
 template <class R, class Tuple, std::size_t... I>
 BIN_SERIALIZER_INLINE bool read_indexed(R& r, Tuple& fields, std::index_sequence<I...>) {
   return (read_value(r, std::get<I>(fields)) && ...);

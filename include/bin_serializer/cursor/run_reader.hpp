@@ -99,6 +99,11 @@ private:
 template <class Outer, bool Checked>
 inline constexpr bool is_reader_v<run_reader<Outer, Checked>> = true;
 
+// Whether bytes read from R can be checked once and then read through a
+// run_reader: a contiguous reader that is not one already.
+template <class R>
+concept run_capable = R::contiguous && !requires { R::in_run; };
+
 // Reads through f the next `bytes` bytes at most, known to be there: f gets
 // a run_reader over them (Checked: whether its reads check again, see above)
 // and the input moves on by what f took. Failures inside are reported to r

@@ -112,20 +112,16 @@ BIN_SERIALIZER_INLINE std::byte* store_wide(std::byte* p, std::uint64_t u) noexc
     return p + 2;
   }
   constexpr std::uint64_t high_bits = 0x8080808080808080ULL;
-  auto store_word = [p](std::uint64_t w) BIN_SERIALIZER_LAMBDA_INLINE {
-    if constexpr (!little_endian_host) w = byteswap_uint(w);
-    std::memcpy(p, &w, sizeof w);
-  };
   if (u < (std::uint64_t{1} << 56)) {
     // 3 to 8 bytes, continuation bits on all but the last. The length by
     // branches, not computed: the cursor then moves by a constant and the
     // next store does not wait for this value's bit count.
     const std::uint64_t body = spread7(u);
-    auto bytes = [&]<std::size_t N>(std::integral_constant<std::size_t, N>)
-                     BIN_SERIALIZER_LAMBDA_INLINE {
-                       store_word(body | (high_bits & ((std::uint64_t{1} << (8 * (N - 1))) - 1)));
-                       return p + N;
-                     };
+    auto bytes =
+        [&]<std::size_t N>(std::integral_constant<std::size_t, N>) BIN_SERIALIZER_LAMBDA_INLINE {
+          store_little(p, body | (high_bits & ((std::uint64_t{1} << (8 * (N - 1))) - 1)));
+          return p + N;
+        };
     using K = std::size_t;
     if (u < (std::uint64_t{1} << 35)) {
       if (u < (std::uint64_t{1} << 21)) return bytes(std::integral_constant<K, 3>{});
@@ -136,7 +132,7 @@ BIN_SERIALIZER_INLINE std::byte* store_wide(std::byte* p, std::uint64_t u) noexc
     if (u < (std::uint64_t{1} << 49)) return bytes(std::integral_constant<K, 7>{});
     return bytes(std::integral_constant<K, 8>{});
   }
-  store_word(spread7(u) | high_bits); // 9 or 10 bytes: the first 8 all continue
+  store_little(p, spread7(u) | high_bits); // 9 or 10 bytes: the first 8 all continue
   const std::uint64_t top = u >> 56;
   if (top < 0x80) {
     p[8] = static_cast<std::byte>(top);
@@ -164,19 +160,15 @@ BIN_SERIALIZER_INLINE std::byte* store_narrow(std::byte* p, std::uint32_t u) noe
   // The length by branches, not computed: the cursor then moves by a
   // constant and the next store does not wait for this value's bit count.
   const auto body = static_cast<std::uint32_t>(spread7(u & 0x0FFFFFFFU));
-  auto store_word = [p](std::uint32_t w) BIN_SERIALIZER_LAMBDA_INLINE {
-    if constexpr (!little_endian_host) w = byteswap_uint(w);
-    std::memcpy(p, &w, sizeof w);
-  };
   if (u < (1U << 21)) {
-    store_word(body | 0x00008080U);
+    store_little(p, body | 0x00008080U);
     return p + 3;
   }
   if (u < (1U << 28)) {
-    store_word(body | 0x00808080U);
+    store_little(p, body | 0x00808080U);
     return p + 4;
   }
-  store_word(body | 0x80808080U);
+  store_little(p, body | 0x80808080U);
   p[4] = static_cast<std::byte>(u >> 28);
   return p + 5;
 }
@@ -237,9 +229,7 @@ BIN_SERIALIZER_INLINE constexpr std::uint32_t gather7_32(std::uint32_t x) noexce
 template <class U, bool Wide>
 BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64_t& v) noexcept {
   if constexpr (Wide && max_bytes<U> == 10) {
-    std::uint64_t w;
-    std::memcpy(&w, p, sizeof w);
-    if constexpr (!little_endian_host) w = byteswap_uint(w);
+    const auto w = load_little<std::uint64_t>(p);
     const std::uint64_t stops = ~w & 0x8080808080808080ULL;
     if (stops != 0) [[likely]] {
       // Where it ends by branches, not by counting zeros: the cursor then
@@ -272,9 +262,7 @@ BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64
     return canonical<U>(10, b9) ? 10 : 0; // also refuses a 10th byte that continues
   } else if constexpr (Wide && max_bytes<U> == 5) {
     // A 32-bit one the same way, from a 4-byte word and a fifth byte.
-    std::uint32_t w;
-    std::memcpy(&w, p, sizeof w);
-    if constexpr (!little_endian_host) w = byteswap_uint(w);
+    const auto w = load_little<std::uint32_t>(p);
     const std::uint32_t stops = ~w & 0x80808080U;
     if (stops != 0) [[likely]] { // as above: where it ends by branches
       auto ends = [&]<std::size_t N>(std::integral_constant<std::size_t, N>)

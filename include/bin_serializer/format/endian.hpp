@@ -5,6 +5,7 @@
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -59,6 +60,20 @@ T from_little(U bits) noexcept {
   T v;
   std::memcpy(&v, &bits, sizeof v);
   return v;
+}
+
+// An unsigned word stored at p, or loaded from it, in little-endian byte
+// order (a format that handles several leaf bytes at once: compact's varints).
+template <class W>
+inline void store_little(std::byte* p, W w) noexcept {
+  const auto bits = to_little(w);
+  std::memcpy(p, &bits, sizeof bits);
+}
+template <class W>
+inline W load_little(const std::byte* p) noexcept {
+  W bits;
+  std::memcpy(&bits, p, sizeof bits);
+  return from_little<W>(bits);
 }
 
 } // namespace bin_serializer::detail

@@ -242,7 +242,7 @@ consteval std::size_t bounded_element_max() {
 template <class T, class R, class F>
 BIN_SERIALIZER_INLINE bool read_elements(R& r, std::size_t count, F&& f) {
   constexpr std::size_t max = bounded_element_max<R::opts, T>();
-  if constexpr (max != 0 && R::contiguous && !requires { R::in_run; }) {
+  if constexpr (max != 0 && run_capable<R>) {
     if (count <= r.remaining() / max) [[likely]]
       return read_present<false>(r, count * max, f);
   }
