@@ -97,6 +97,13 @@ BIN_SERIALIZER_INLINE constexpr std::uint64_t spread7(std::uint64_t u) noexcept 
   return (x & 0x007F007F007F007FULL) | ((x & 0x3F803F803F803F80ULL) << 1);
 }
 
+// The low 28 bits of u, 7 to each of 4 bytes: spread7 in 32-bit operations
+// (their masks are immediates, no 64-bit constants to load).
+BIN_SERIALIZER_INLINE constexpr std::uint32_t spread7_32(std::uint32_t u) noexcept {
+  const std::uint32_t x = (u & 0x00003FFFU) | ((u & 0x0FFFC000U) << 2);
+  return (x & 0x007F007FU) | ((x & 0x3F803F80U) << 1);
+}
+
 // A 64-bit value (timestamps, identifiers) as one 8-byte store when it takes
 // three to eight bytes: its 7-bit groups spread by three shifts, continuation
 // bits set at once. Writes up to 8 bytes at p whatever the encoding's length
@@ -159,7 +166,7 @@ BIN_SERIALIZER_INLINE std::byte* store_narrow(std::byte* p, std::uint32_t u) noe
   }
   // The length by branches, not computed: the cursor then moves by a
   // constant and the next store does not wait for this value's bit count.
-  const auto body = static_cast<std::uint32_t>(spread7(u & 0x0FFFFFFFU));
+  const std::uint32_t body = spread7_32(u);
   if (u < (1U << 21)) {
     store_little(p, body | 0x00008080U);
     return p + 3;
