@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <list>
 #include <optional>
 #include <span>
@@ -263,6 +264,18 @@ std::vector<Reading> readings(std::size_t n) {
   return out;
 }
 
+// Every element at its largest encoding (a varint of each width at its
+// longest, the optional present): the input then holds exactly the bytes the
+// one check asks for, and the last cut holds one byte less.
+std::vector<Reading> readings_at_largest(std::size_t n) {
+  Reading r;
+  r.sensor = 0xFFFF;
+  r.valid = true;
+  r.at = std::numeric_limits<std::int64_t>::min();
+  r.raw = 0xFFFFFFFFU;
+  return std::vector<Reading>(n, r);
+}
+
 template <bs::options Opts>
 void check_every_cut_and_byte() {
   check_every_cut_and_byte<Opts>(std::vector<Row>{sample(1), sample(2), sample(3)});
@@ -273,6 +286,8 @@ void check_every_cut_and_byte() {
   check_every_cut_and_byte<Opts>(readings(6), readings(6));
   check_every_cut_and_byte<Opts>(readings(6), readings(2));
   check_every_cut_and_byte<Opts>(readings(4), readings(7));
+  check_every_cut_and_byte<Opts>(readings_at_largest(3));
+  check_every_cut_and_byte<Opts>(readings_at_largest(3), readings(3));
   const auto six = readings(6);
   check_every_cut_and_byte<Opts>(std::deque<Reading>(six.begin(), six.end()));
   check_every_cut_and_byte<Opts>(std::list<Reading>(six.begin(), six.end()));

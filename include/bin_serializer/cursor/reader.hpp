@@ -99,6 +99,16 @@ public:
     return p;
   }
 
+  // Moves the cursor to p, the end of what a run_reader over the bytes from
+  // here on has read (cursor/run_reader.hpp, read_present): the run's cursor
+  // becomes this one as it is, not recomputed from how far it went.
+  BIN_SERIALIZER_INLINE void advance_to(const std::byte* p) noexcept {
+#if BIN_SERIALIZER_DEBUG
+    if (p < cur_ || p > end_) std::abort();
+#endif
+    cur_ = p;
+  }
+
   BIN_SERIALIZER_INLINE bool read_length(std::size_t& n, std::size_t min_bytes,
                                          std::size_t max_count = Opts.max_element_count) noexcept {
     const std::size_t at = position();

@@ -73,6 +73,7 @@ public:
   [[nodiscard]] std::size_t consumed() const noexcept {
     return static_cast<std::size_t>(cur_ - start_);
   }
+  [[nodiscard]] BIN_SERIALIZER_INLINE const std::byte* cursor() const noexcept { return cur_; }
   // Whether n more bytes are present: known without looking when the run's
   // largest encoding was checked once for all (has_room in reader.hpp).
   static constexpr bool room_proven = !Checked && !BIN_SERIALIZER_DEBUG;
@@ -112,7 +113,10 @@ template <bool Checked, class R, class F>
 BIN_SERIALIZER_INLINE bool read_present(R& r, std::size_t bytes, F&& f) {
   run_reader<R, Checked> rr(r, take_counted(r, 0), bytes, r.position());
   const bool ok = f(rr);
-  (void)take_counted(r, rr.consumed());
+  if constexpr (requires { r.advance_to(rr.cursor()); })
+    r.advance_to(rr.cursor()); // the run's cursor as it is: nothing on the chain
+  else
+    (void)take_counted(r, rr.consumed());
   return ok;
 }
 
