@@ -72,16 +72,23 @@ struct codec<std::vector<T, A>> {
       const std::size_t have = v.size();
       const std::size_t reuse = n < have ? n : have;
       T* const elements = v.data();
-      std::size_t i = 0;
+      T* failed = nullptr; // the element that did not decode
       const bool reused =
           sc::read_elements<T>(r, reuse, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
-            for (; i < reuse; ++i)
-              if (!::bin_serializer::deserialize_field(in, elements[i])) [[unlikely]]
+            // The element by pointer, the trip count by a counter: clang then
+            // steps an address instead of scaling an index, and g++ keeps a
+            // count it knows (against a pointer bound it recomputes the
+            // loop's final cursor with a division).
+            T* e = elements;
+            for (std::size_t left = reuse; left != 0; --left, ++e)
+              if (!::bin_serializer::deserialize_field(in, *e)) [[unlikely]] {
+                failed = e;
                 return false;
+              }
             return true;
           });
       if (!reused) [[unlikely]] {
-        v.erase(v.begin() + static_cast<std::ptrdiff_t>(i + 1), v.end());
+        v.erase(v.begin() + (failed - elements) + 1, v.end());
         return false;
       }
       if (n <= have) {
