@@ -70,9 +70,6 @@ public:
     return at_ + static_cast<std::size_t>(cur_ - start_);
   }
   [[nodiscard]] bool finished() const noexcept { return cur_ == end_; }
-  [[nodiscard]] std::size_t consumed() const noexcept {
-    return static_cast<std::size_t>(cur_ - start_);
-  }
   [[nodiscard]] BIN_SERIALIZER_INLINE const std::byte* cursor() const noexcept { return cur_; }
   // Whether n more bytes are present: known without looking when the run's
   // largest encoding was checked once for all (has_room in reader.hpp).
@@ -101,9 +98,11 @@ template <class Outer, bool Checked>
 inline constexpr bool is_reader_v<run_reader<Outer, Checked>> = true;
 
 // Whether bytes read from R can be checked once and then read through a
-// run_reader: a contiguous reader that is not one already.
+// run_reader: a contiguous reader that is not one already, and that takes
+// the run's cursor back when the run is done.
 template <class R>
-concept run_capable = R::contiguous && !requires { R::in_run; };
+concept run_capable = R::contiguous && !requires { R::in_run; } &&
+                      requires(R& r, const std::byte* p) { r.advance_to(p); };
 
 // Reads through f the next `bytes` bytes at most, known to be there: f gets
 // a run_reader over them (Checked: whether its reads check again, see above)
@@ -113,10 +112,7 @@ template <bool Checked, class R, class F>
 BIN_SERIALIZER_INLINE bool read_present(R& r, std::size_t bytes, F&& f) {
   run_reader<R, Checked> rr(r, take_counted(r, 0), bytes, r.position());
   const bool ok = f(rr);
-  if constexpr (requires { r.advance_to(rr.cursor()); })
-    r.advance_to(rr.cursor()); // the run's cursor as it is: nothing on the chain
-  else
-    (void)take_counted(r, rr.consumed());
+  r.advance_to(rr.cursor()); // the run's cursor as it is: nothing on the chain
   return ok;
 }
 

@@ -242,17 +242,19 @@ consteval std::size_t bounded_element_max() {
 template <class T, class R, class F>
 BIN_SERIALIZER_INLINE bool read_elements(R& r, std::size_t count, F&& f) {
   constexpr std::size_t max = bounded_element_max<R::opts, T>();
-  if constexpr (max != 0 && run_capable<R> && max == min_size_of<R::opts, T>()) {
-    // One size (a struct holding a bool): read_length checked the count at
-    // that size already, so the compiler folds this check away.
-    if (count <= r.remaining() / max) [[likely]]
-      return read_present<false>(r, count * max, f);
-  } else if constexpr (max != 0 && run_capable<R>) {
-    // Sizes that vary (varints): one multiplication, checked for overflow,
-    // instead of a division by a constant that is not a power of two.
-    std::size_t bytes = 0;
-    if (!__builtin_mul_overflow(count, max, &bytes) && bytes <= r.remaining()) [[likely]]
-      return read_present<false>(r, bytes, f);
+  if constexpr (max != 0 && run_capable<R>) {
+    if constexpr (max == min_size_of<R::opts, T>()) {
+      // One size (a struct holding a bool): read_length checked the count at
+      // that size already, so the compiler folds this check away.
+      if (count <= r.remaining() / max) [[likely]]
+        return read_present<false>(r, count * max, f);
+    } else {
+      // Sizes that vary (varints): one multiplication, checked for overflow,
+      // instead of a division by a constant that is not a power of two.
+      std::size_t bytes = 0;
+      if (!__builtin_mul_overflow(count, max, &bytes) && bytes <= r.remaining()) [[likely]]
+        return read_present<false>(r, bytes, f);
+    }
   }
   return f(r);
 }
