@@ -356,6 +356,77 @@ TEST(CompactRefuses, CountsAreCheckedBeforeAllocating) {
   expect_decode_error<std::string, short_strings>("026869", errc::limit_exceeded, 0);
 }
 
+// A one-byte count or length is checked against the bytes after it in one
+// comparison (cursor/reader.hpp, read_length): exactly enough bytes decode,
+// one byte fewer is truncated at the count, and the limits hold at their
+// boundary. The count follows a field, so its offset is 1.
+template <class E>
+struct AfterTag {
+  std::uint8_t tag = 0;
+  std::vector<E> items;
+  bool operator==(const AfterTag&) const = default;
+};
+struct SmallestFive { // a varint and a float: 5 bytes at the least
+  std::uint16_t mph = 0;
+  float seconds = 0;
+  bool operator==(const SmallestFive&) const = default;
+};
+
+template <class T, std::size_t Min>
+void expect_one_byte_count_boundaries() {
+  constexpr std::size_t n = 5;
+  constexpr options at_most_4{.format = wire_format::compact, .max_element_count = n - 1};
+  constexpr options at_most_5{.format = wire_format::compact, .max_element_count = n};
+  constexpr options clamped{.format = wire_format::compact, .max_total_bytes = 2 + n * Min - 1};
+  for (const std::size_t count : {std::size_t{0}, std::size_t{1}, n, std::size_t{127}}) {
+    SCOPED_TRACE(count);
+    // The tag, the count, then every item at its smallest (zero bytes).
+    std::vector<std::byte> bytes{std::byte{0x2A}, static_cast<std::byte>(count)};
+    bytes.resize(2 + count * Min, std::byte{0});
+    {
+      BufferView in(bytes);
+      T out{};
+      ASSERT_TRUE(deserialize<compact>(in, out));
+      EXPECT_EQ(in.read_position(), bytes.size());
+      EXPECT_EQ(out.tag, 0x2A);
+    }
+    if (count == 0) continue;
+    const auto all = to_hex(std::span<const std::byte>(bytes));
+    expect_decode_error<T, compact>(all.substr(0, all.size() - 2), errc::truncated, 1);
+    if (count != n) continue;
+    if constexpr (requires(T t) { t.items; }) // a string's limit is max_string_length
+      expect_decode_error<T, at_most_4>(all, errc::limit_exceeded, 1);
+    expect_decode_error<T, clamped>(all, errc::limit_exceeded, 1);
+    BufferView in(bytes);
+    T out{};
+    EXPECT_TRUE(deserialize<at_most_5>(in, out));
+  }
+}
+
+struct TaggedText {
+  std::uint8_t tag = 0;
+  std::string text;
+  bool operator==(const TaggedText&) const = default;
+};
+
+TEST(CompactRefuses, OneByteCountsAtTheBoundary) {
+  expect_one_byte_count_boundaries<AfterTag<std::uint8_t>, 1>();
+  expect_one_byte_count_boundaries<AfterTag<std::uint32_t>, 1>();
+  expect_one_byte_count_boundaries<AfterTag<float>, 4>();
+  expect_one_byte_count_boundaries<AfterTag<double>, 8>();
+  expect_one_byte_count_boundaries<AfterTag<SmallestFive>, 5>();
+  expect_one_byte_count_boundaries<AfterTag<std::string>, 1>();
+  expect_one_byte_count_boundaries<TaggedText, 1>();
+  // A string's limit at its boundary.
+  constexpr options at_most_2{.format = wire_format::compact, .max_string_length = 2};
+  expect_decode_error<TaggedText, at_most_2>("2a03616263", errc::limit_exceeded, 1);
+  TaggedText out;
+  const auto two = from_hex("2a026162");
+  BufferView in(two);
+  ASSERT_TRUE(deserialize<at_most_2>(in, out));
+  EXPECT_EQ(out.text, "ab");
+}
+
 TEST(CompactRefuses, ValueChecksStillApply) {
   expect_decode_error<bool, compact>("02", errc::invalid_value, 0);
   expect_decode_error<Ranged, compact>("04", errc::invalid_value, 0);

@@ -111,6 +111,25 @@ public:
 
   BIN_SERIALIZER_INLINE bool read_length(std::size_t& n, std::size_t min_bytes,
                                          std::size_t max_count = Opts.max_element_count) noexcept {
+    using F = format_of<Opts>;
+    if constexpr (requires { F::short_length_bound; }) {
+      // A length in one byte (format/format.hpp, short_length), checked
+      // against the bytes after it in one comparison: the value is small, so
+      // the count times its items' smallest size cannot overflow and needs no
+      // division. Anything else (longer, too many, not enough bytes) takes
+      // the general path below, which reports it.
+      const std::size_t per_item = min_bytes == 0 ? 1 : min_bytes;
+      const std::size_t room = remaining();
+      std::uint64_t v = 0;
+      if (room != 0 && per_item <= SIZE_MAX / F::short_length_bound &&
+          F::short_length(cur_, v)) [[likely]] {
+        if (v <= max_count && v * per_item < room) [[likely]] {
+          ++cur_;
+          n = static_cast<std::size_t>(v);
+          return true;
+        }
+      }
+    }
     const std::size_t at = position();
     std::uint64_t v = 0;
     if (!format_of<Opts>::load_length(*this, v)) return false;

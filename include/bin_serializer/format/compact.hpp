@@ -442,6 +442,13 @@ public:
   BIN_SERIALIZER_INLINE static bool load_length(R& r, std::uint64_t& v) noexcept {
     return detail::leb128::load<std::uint64_t, false>(r, v);
   }
+  // Most lengths and counts take one byte, any below 0x80 (always the
+  // shortest form): the reader's fast path (format.hpp, short_length).
+  static constexpr std::uint64_t short_length_bound = 0x80;
+  BIN_SERIALIZER_INLINE static bool short_length(const std::byte* p, std::uint64_t& v) noexcept {
+    v = static_cast<unsigned>(p[0]);
+    return v < short_length_bound;
+  }
 };
 
 // Preset: the compact format with the default limits and checks.

@@ -32,6 +32,11 @@
 //   load_scalar(r, v)      decode from a reader (failure recorded in r)
 //   length_min, length_max, length_size(n), store_length(p, n), load_length(r, v)
 //                          the same for length and count prefixes
+//   short_length_bound, short_length(p, v)   (optional)
+//                          a length that fits the one byte at p: true and its
+//                          value (below the bound), false if it takes more;
+//                          the contiguous reader then checks the count with
+//                          one comparison (cursor/reader.hpp, read_length)
 //   prefix_u32(v), from_prefix_u32(v)
 //                          the fixed 4-byte fields of an evolvable struct's
 //                          prefix (back-patched, so never variable-length)
