@@ -323,7 +323,7 @@ BIN_SERIALIZER_INLINE bool load(R& r, U& out) noexcept {
       // (a year, a port, a count in the hundreds) are the next straight path:
       // a second byte of 1 to 0x7F ends the varint and is the shortest form.
       if (const auto b1 = static_cast<unsigned>(p[1]); b1 - 1U < 0x7FU) [[likely]] {
-        out = static_cast<U>((static_cast<unsigned>(p[0]) & 0x7FU) | (b1 << 7));
+        out = static_cast<U>(static_cast<unsigned>(p[0]) - 0x80U + (b1 << 7)); // p[0] >= 0x80
         (void)take_counted(r, 2);
         return true;
       }
