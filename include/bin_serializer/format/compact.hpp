@@ -188,6 +188,31 @@ BIN_SERIALIZER_INLINE std::byte* store_narrow(std::byte* p, std::uint32_t u) noe
   return p + 4;
 }
 
+// A 16-bit value: store's loop unrolled (at most two bytes continue), the
+// last byte's store shared by every length. With g++, compact 50 Monsters
+// serialize in 13,660 instead of 14,244 instructions and about 13 % less
+// time, Car in 496 instead of 518. With clang the unrolled form costs more
+// (Car 517 instead of 508 instructions, Car_random about 2 % slower), so
+// clang keeps store's loop.
+#if defined(__clang__)
+inline constexpr bool unrolled_short_store = false;
+#else
+inline constexpr bool unrolled_short_store = true;
+#endif
+BIN_SERIALIZER_INLINE std::byte* store_short(std::byte* p, std::uint16_t v) noexcept {
+  unsigned u = v;
+  if (u >= 0x80) [[unlikely]] {
+    *p++ = static_cast<std::byte>(u | 0x80);
+    u >>= 7;
+    if (u >= 0x80) {
+      *p++ = static_cast<std::byte>(u | 0x80);
+      u >>= 7;
+    }
+  }
+  *p = static_cast<std::byte>(u);
+  return p + 1;
+}
+
 // Zigzag for signed integers, identity for unsigned ones.
 template <class T>
 BIN_SERIALIZER_INLINE constexpr unsigned_of<T> to_unsigned(T v) noexcept {
@@ -413,6 +438,8 @@ public:
       return detail::leb128::store_wide(p, detail::leb128::to_unsigned(v));
     else if constexpr (varint<T> && sizeof(T) == 4)
       return detail::leb128::store_narrow(p, detail::leb128::to_unsigned(v));
+    else if constexpr (varint<T> && sizeof(T) == 2 && detail::leb128::unrolled_short_store)
+      return detail::leb128::store_short(p, detail::leb128::to_unsigned(v));
     else if constexpr (varint<T>)
       return detail::leb128::store(p, detail::leb128::to_unsigned(v));
     else
