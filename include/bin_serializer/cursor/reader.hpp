@@ -121,8 +121,8 @@ public:
       const std::size_t per_item = min_bytes == 0 ? 1 : min_bytes;
       const std::size_t room = remaining();
       std::uint64_t v = 0;
-      if (room != 0 && per_item <= SIZE_MAX / F::short_length_bound &&
-          F::short_length(cur_, v)) [[likely]] {
+      if (room != 0 && per_item <= SIZE_MAX / F::short_length_bound && F::short_length(cur_, v))
+          [[likely]] {
         if (v <= max_count && v * per_item < room) [[likely]] {
           ++cur_;
           n = static_cast<std::size_t>(v);
