@@ -40,12 +40,16 @@ namespace bin_serializer::detail {
 // is set.
 inline constexpr std::size_t zero_size_stream_cap = std::size_t{1} << 16;
 
+// Items that occupy no bytes are still bounded by the input size, so a count
+// prefix alone can never make us allocate more elements than input bytes:
+// each counts as one byte at least.
+BIN_SERIALIZER_INLINE constexpr std::size_t bytes_per_item(std::size_t min_bytes) noexcept {
+  return min_bytes == 0 ? 1 : min_bytes;
+}
+
 BIN_SERIALIZER_INLINE constexpr bool count_fits(std::uint64_t count, std::size_t min_bytes,
                                                 std::size_t remaining) noexcept {
-  // Items that occupy no bytes are still bounded by the input size, so a count
-  // prefix alone can never make us allocate more elements than input bytes.
-  const std::size_t per_item = min_bytes == 0 ? 1 : min_bytes;
-  return count <= remaining / per_item;
+  return count <= remaining / bytes_per_item(min_bytes);
 }
 
 // For buffers with direct access: a local cursor, published to the buffer
@@ -118,7 +122,7 @@ public:
       // the count times its items' smallest size cannot overflow and needs no
       // division. Anything else (longer, too many, not enough bytes) takes
       // the general path below, which reports it.
-      const std::size_t per_item = min_bytes == 0 ? 1 : min_bytes;
+      const std::size_t per_item = bytes_per_item(min_bytes); // as count_fits
       const std::size_t room = remaining();
       std::uint64_t v = 0;
       if (room != 0 && per_item <= SIZE_MAX / F::short_length_bound && F::short_length(cur_, v))
@@ -132,7 +136,7 @@ public:
     }
     const std::size_t at = position();
     std::uint64_t v = 0;
-    if (!format_of<Opts>::load_length(*this, v)) return false;
+    if (!F::load_length(*this, v)) return false;
     if (v > max_count) [[unlikely]]
       return fail(errc::limit_exceeded, at);
     if (!count_fits(v, min_bytes, remaining())) [[unlikely]]

@@ -130,33 +130,27 @@ BIN_SERIALIZER_INLINE std::byte* store_wide(std::byte* p, std::uint64_t u) noexc
   constexpr std::uint64_t high_bits = 0x8080808080808080ULL;
   if (u >= (std::uint64_t{1} << 56)) [[likely]] { // 9 or 10 bytes: the first 8 all continue
     store_little(p, spread7(u) | high_bits);
-    const std::uint64_t top = u >> 56;
-    if (top < 0x80) {
-      p[8] = static_cast<std::byte>(top);
-      return p + 9;
-    }
-    p[8] = static_cast<std::byte>(top); // bit 63 is its continuation bit
+    p[8] = static_cast<std::byte>(u >> 56); // bit 63 is its continuation bit
+    if (u >> 63 == 0) return p + 9;
     p[9] = std::byte{1};
     return p + 10;
   }
-  {
-    // 3 to 8 bytes, continuation bits on all but the last.
-    const std::uint64_t body = spread7(u);
-    auto bytes =
-        [&]<std::size_t N>(std::integral_constant<std::size_t, N>) BIN_SERIALIZER_LAMBDA_INLINE {
-          store_little(p, body | (high_bits & ((std::uint64_t{1} << (8 * (N - 1))) - 1)));
-          return p + N;
-        };
-    using K = std::size_t;
-    if (u < (std::uint64_t{1} << 35)) {
-      if (u < (std::uint64_t{1} << 21)) return bytes(std::integral_constant<K, 3>{});
-      if (u < (std::uint64_t{1} << 28)) return bytes(std::integral_constant<K, 4>{});
-      return bytes(std::integral_constant<K, 5>{});
-    }
-    if (u < (std::uint64_t{1} << 42)) return bytes(std::integral_constant<K, 6>{});
-    if (u < (std::uint64_t{1} << 49)) return bytes(std::integral_constant<K, 7>{});
-    return bytes(std::integral_constant<K, 8>{});
+  // 3 to 8 bytes, continuation bits on all but the last.
+  const std::uint64_t body = spread7(u);
+  auto bytes =
+      [&]<std::size_t N>(std::integral_constant<std::size_t, N>) BIN_SERIALIZER_LAMBDA_INLINE {
+        store_little(p, body | (high_bits & ((std::uint64_t{1} << (8 * (N - 1))) - 1)));
+        return p + N;
+      };
+  using K = std::size_t;
+  if (u < (std::uint64_t{1} << 35)) {
+    if (u < (std::uint64_t{1} << 21)) return bytes(std::integral_constant<K, 3>{});
+    if (u < (std::uint64_t{1} << 28)) return bytes(std::integral_constant<K, 4>{});
+    return bytes(std::integral_constant<K, 5>{});
   }
+  if (u < (std::uint64_t{1} << 42)) return bytes(std::integral_constant<K, 6>{});
+  if (u < (std::uint64_t{1} << 49)) return bytes(std::integral_constant<K, 7>{});
+  return bytes(std::integral_constant<K, 8>{});
 }
 
 // A 32-bit value as store_wide does a 64-bit one: three to five bytes are one
