@@ -250,7 +250,10 @@ TEST(CompactRefuses, NonShortestEncoding) {
 template <class U>
 void expect_word_and_byte_reads_agree() {
   constexpr unsigned max_bytes = (sizeof(U) * 8 + 6) / 7;
-  const std::vector<std::byte> padding(12, std::byte{0xAA});
+  // What follows the varint in the wide buffer: a byte that would end a
+  // longer varint, so a reader that skips a refusal and reads on is caught.
+  std::vector<std::byte> padding(12, std::byte{0xAA});
+  padding[0] = std::byte{0x01};
   auto decode_both = [&](std::vector<std::byte> bytes, U& value, error& failure) {
     const std::size_t n = bytes.size();
     bytes.insert(bytes.end(), padding.begin(), padding.end());

@@ -90,18 +90,21 @@ BIN_SERIALIZER_INLINE std::byte* store(std::byte* p, std::uint64_t u) noexcept {
 }
 
 // The low 56 bits of u, 7 to each of 8 bytes (little-endian order): the
-// inverse of gather7 below.
+// inverse of gather7 below. After the first step every bit of x lies in one
+// of the next step's two halves, so moving the upper half t up by k bits is
+// x - t + (t << k): x + 3t, then x + t, one mask each instead of two (four
+// instructions fewer per 64-bit varint).
 BIN_SERIALIZER_INLINE constexpr std::uint64_t spread7(std::uint64_t u) noexcept {
   std::uint64_t x = (u & 0x000000000FFFFFFFULL) | ((u & 0x00FFFFFFF0000000ULL) << 4);
-  x = (x & 0x00003FFF00003FFFULL) | ((x & 0x0FFFC0000FFFC000ULL) << 2);
-  return (x & 0x007F007F007F007FULL) | ((x & 0x3F803F803F803F80ULL) << 1);
+  x += 3 * (x & 0x0FFFC0000FFFC000ULL);   // 14-bit groups to 16-bit lanes
+  return x + (x & 0x3F803F803F803F80ULL); // 7-bit groups to bytes
 }
 
 // The low 28 bits of u, 7 to each of 4 bytes: spread7 in 32-bit operations
 // (their masks are immediates, no 64-bit constants to load).
 BIN_SERIALIZER_INLINE constexpr std::uint32_t spread7_32(std::uint32_t u) noexcept {
   const std::uint32_t x = (u & 0x00003FFFU) | ((u & 0x0FFFC000U) << 2);
-  return (x & 0x007F007FU) | ((x & 0x3F803F80U) << 1);
+  return x + (x & 0x3F803F80U); // as spread7's last step
 }
 
 // A 64-bit value (timestamps, identifiers) as one 8-byte store when it takes
@@ -233,8 +236,8 @@ BIN_SERIALIZER_INLINE constexpr T from_unsigned(unsigned_of<T> u) noexcept {
 template <class U>
 BIN_SERIALIZER_INLINE constexpr bool canonical(std::size_t n, unsigned last) noexcept {
   constexpr std::size_t spare = sizeof(U) * 8 - 7 * (max_bytes<U> - 1); // bits in the last byte
-  if (n > 1 && last == 0) return false;                                 // not the shortest
-  return n < max_bytes<U> || (last >> spare) == 0;                      // within U's width
+  if (n == max_bytes<U>) return last - 1U < (1U << spare) - 1U;         // 1 to U's width: one test
+  return n == 1 || last != 0;                                           // not the shortest
 }
 
 // The low 7 bits of each of the 8 bytes of x (little-endian order), packed
@@ -287,10 +290,11 @@ BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64
     }
     const auto b8 = static_cast<unsigned>(p[8]);
     v = gather7(w);
-    if (b8 < 0x80) {
+    if (b8 - 1U < 0x7FU) [[likely]] { // ends at byte 9 and not with 0: one test
       v |= static_cast<std::uint64_t>(b8) << 56;
-      return b8 != 0 ? 9 : 0;
+      return 9;
     }
+    if (b8 == 0) return 0; // not the shortest
     const auto b9 = static_cast<unsigned>(p[9]);
     v |= (static_cast<std::uint64_t>(b8 & 0x7FU) << 56) | (static_cast<std::uint64_t>(b9) << 63);
     return canonical<U>(10, b9) ? 10 : 0; // also refuses a 10th byte that continues
