@@ -352,17 +352,24 @@ BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64
   }
 }
 
-// Reads a varint for which continues_through_word holds from the contiguous
-// reader r, whose cursor is p (load below).
+// The end of a multi-byte read from a contiguous reader r (load below): n
+// bytes decoded into v, or 0 for a varint refused at its first byte.
 template <class U, class R>
-BIN_SERIALIZER_INLINE bool load_longest(R& r, const std::byte* p, U& out) noexcept {
-  std::uint64_t v = 0;
-  const std::size_t n = decode_longest<U>(p, v);
+BIN_SERIALIZER_INLINE bool take_decoded(R& r, std::size_t n, std::uint64_t v, U& out) noexcept {
   if (n == 0) [[unlikely]]
     return r.fail(errc::invalid_value, r.position());
   (void)take_counted(r, n);
   out = static_cast<U>(v);
   return true;
+}
+
+// Reads a varint for which continues_through_word holds from the contiguous
+// reader r, whose cursor is p.
+template <class U, class R>
+BIN_SERIALIZER_INLINE bool load_longest(R& r, const std::byte* p, U& out) noexcept {
+  std::uint64_t v = 0;
+  const std::size_t n = decode_longest<U>(p, v);
+  return take_decoded(r, n, v, out);
 }
 
 // Reads one varint of U. Failures: truncated (or limit_exceeded past
@@ -407,11 +414,7 @@ BIN_SERIALIZER_INLINE bool load(R& r, U& out) noexcept {
       }
       std::uint64_t v = 0;
       const std::size_t n = decode_present<U, Wide>(p, v);
-      if (n == 0) [[unlikely]]
-        return r.fail(errc::invalid_value, r.position());
-      (void)take_counted(r, n);
-      out = static_cast<U>(v);
-      return true;
+      return take_decoded(r, n, v, out);
     }
     const std::size_t avail = r.remaining(); // fewer than max_bytes<U>
     std::uint64_t v = 0;
