@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <tuple>
 #include <variant>
@@ -59,6 +60,19 @@ struct Packed {
 struct Money {
   std::int64_t cents = 0;
   bool operator==(const Money&) const = default;
+};
+
+// The same varints as separate fields: the byte-by-byte reference for a
+// std::array of four (five) elements, which compact encodes four at a time.
+template <class T>
+struct Four {
+  T a{}, b{}, c{}, d{};
+  bool operator==(const Four&) const = default;
+};
+template <class T>
+struct Five {
+  T a{}, b{}, c{}, d{}, e{};
+  bool operator==(const Five&) const = default;
 };
 
 } // namespace compact_test
@@ -599,6 +613,137 @@ TEST(CompactRoundTrip, ShortVarintFitsTheLastByteOfAFixedBuffer) {
   EXPECT_EQ(full.size(), 0u);
   EXPECT_EQ(full.last_error().code, errc::buffer_full);
   expect_round_trip<compact>(compact_test::Money{-123456789});
+}
+
+// ---- arrays of varints: four at a time ---------------------------------------
+// format/compact.hpp's store_group and load_group take four elements of a
+// std::array at once when all four take one byte (and, serializing, when four
+// 32-bit ones all take five). The bytes, the values and every refusal must be
+// those of the same varints read one by one: the reference is a struct of
+// separate fields.
+
+TEST(CompactArrays, GoldenBytes) {
+  EXPECT_EQ(hex_of<compact>(std::array<std::uint32_t, 4>{0, 1, 2, 127}), "0001027f");
+  EXPECT_EQ(hex_of<compact>(std::array<std::int32_t, 4>{-1, 1, -64, 63}), "01027f7e");
+  EXPECT_EQ(hex_of<compact>(std::array<std::uint32_t, 4>{~0U, 1U << 28, ~0U, 1U << 28}),
+            "ffffffff0f" "8080808001" "ffffffff0f" "8080808001");
+  EXPECT_EQ(hex_of<compact>(std::array<std::uint32_t, 4>{1, 300, 1U << 28, 2}),
+            "01" "ac02" "8080808001" "02");
+  // A fifth element after a group of four, and 64-bit, 16-bit and enum ones.
+  EXPECT_EQ(hex_of<compact>(std::array<std::uint32_t, 5>{1, 2, 3, 4, 128}), "01020304" "8001");
+  EXPECT_EQ(hex_of<compact>(std::array<std::uint64_t, 4>{5, 6, 7, 1ULL << 63}),
+            "050607" "80808080808080808001");
+  EXPECT_EQ(hex_of<compact>(std::array<std::uint16_t, 4>{65535, 0, 0, 0}), "ffff03" "000000");
+  EXPECT_EQ(hex_of<compact>(std::array<Wide, 4>{Wide::minus_two, Wide::one, Wide::big, Wide::one}),
+            "03" "02" "d804" "02");
+}
+
+template <class Ref, class T, std::size_t N>
+Ref as_fields(const std::array<T, N>& a) {
+  if constexpr (N == 4)
+    return Ref{a[0], a[1], a[2], a[3]};
+  else
+    return Ref{a[0], a[1], a[2], a[3], a[4]};
+}
+
+template <class T, std::size_t N, class Ref>
+void expect_same_as_fields(std::mt19937_64& rng) {
+  // Magnitudes that hit every length, both sides of each group test.
+  auto draw = [&]() -> T {
+    using U = std::make_unsigned_t<detail::leb128::integer_of<T>>;
+    const unsigned bits = static_cast<unsigned>(rng() % (8 * sizeof(U) + 1));
+    const std::uint64_t mask = bits == 64 ? ~0ULL : (std::uint64_t{1} << bits) - 1;
+    return static_cast<T>(static_cast<U>(rng() & mask));
+  };
+  for (int round = 0; round < 500; ++round) {
+    std::array<T, N> a{};
+    // All small, all large, mixed, one outlier, all at one length's edge.
+    const int shape = round % 5;
+    for (auto& x : a) x = shape == 0 ? static_cast<T>(rng() % 128) : draw();
+    if (shape == 1)
+      for (auto& x : a) x = static_cast<T>(x | (T{1} << (8 * sizeof(T) - 2)));
+    if (shape == 3) {
+      for (auto& x : a) x = static_cast<T>(rng() % 100);
+      a[rng() % N] = draw();
+    }
+    if (shape == 4) {
+      // 2^(7k) - 1 and 2^(7k): the last value of one length, the first of the next.
+      const unsigned k = 1 + static_cast<unsigned>(rng() % ((8 * sizeof(T) - 1) / 7));
+      for (auto& x : a) x = static_cast<T>((std::uint64_t{1} << (7 * k)) - (rng() % 2));
+    }
+    const Ref ref = as_fields<Ref>(a);
+    const auto bytes = encode<compact>(a);
+    ASSERT_EQ(to_hex(bytes), to_hex(encode<compact>(ref)));
+    expect_round_trip<compact>(a);
+    expect_exact_fit(a);
+    expect_wide_stores_stay_inside(a);
+  }
+}
+
+TEST(CompactArrays, SameBytesAsSeparateFields) {
+  std::mt19937_64 rng(20261127);
+  expect_same_as_fields<std::uint32_t, 4, compact_test::Four<std::uint32_t>>(rng);
+  expect_same_as_fields<std::int32_t, 4, compact_test::Four<std::int32_t>>(rng);
+  expect_same_as_fields<std::uint32_t, 5, compact_test::Five<std::uint32_t>>(rng);
+  expect_same_as_fields<std::uint16_t, 4, compact_test::Four<std::uint16_t>>(rng);
+  expect_same_as_fields<std::int16_t, 5, compact_test::Five<std::int16_t>>(rng);
+  expect_same_as_fields<std::uint64_t, 4, compact_test::Four<std::uint64_t>>(rng);
+  expect_same_as_fields<std::int64_t, 5, compact_test::Five<std::int64_t>>(rng);
+}
+
+// Hostile bytes: the array and the struct of separate fields succeed or fail
+// alike, with the same values, error and offset, through every reader.
+template <class T, std::size_t N, class Ref>
+void expect_same_refusals(std::mt19937_64& rng) {
+  const std::byte palette[] = {std::byte{0x00}, std::byte{0x01}, std::byte{0x7F},
+                               std::byte{0x80}, std::byte{0x81}, std::byte{0xFF}};
+  for (int round = 0; round < 3000; ++round) {
+    std::vector<std::byte> bytes(rng() % (N * 5 + 3));
+    for (auto& b : bytes)
+      b = rng() % 3 == 0 ? static_cast<std::byte>(rng()) : palette[rng() % std::size(palette)];
+    {
+      BufferView va(bytes), vr(bytes);
+      std::array<T, N> a{};
+      Ref r{};
+      const bool ok = deserialize<compact>(va, a);
+      ASSERT_EQ(ok, deserialize<compact>(vr, r)) << to_hex(bytes);
+      EXPECT_EQ(va.last_error(), vr.last_error()) << to_hex(bytes);
+      EXPECT_EQ(va.read_position(), vr.read_position());
+      if (ok) {
+        EXPECT_TRUE(as_fields<Ref>(a) == r) << to_hex(bytes);
+      }
+    }
+    {
+      StreamSource sa(bytes), sr(bytes);
+      std::array<T, N> a{};
+      Ref r{};
+      ASSERT_EQ(deserialize<compact>(sa, a), deserialize<compact>(sr, r)) << to_hex(bytes);
+      EXPECT_EQ(sa.last_error(), sr.last_error()) << to_hex(bytes);
+    }
+  }
+}
+
+TEST(CompactArrays, SameRefusalsAsSeparateFields) {
+  std::mt19937_64 rng(7);
+  expect_same_refusals<std::uint32_t, 4, compact_test::Four<std::uint32_t>>(rng);
+  expect_same_refusals<std::int32_t, 5, compact_test::Five<std::int32_t>>(rng);
+  expect_same_refusals<std::uint16_t, 4, compact_test::Four<std::uint16_t>>(rng);
+  expect_same_refusals<std::uint64_t, 5, compact_test::Five<std::uint64_t>>(rng);
+  // The cases the group test decides: four bytes present but one continues;
+  // three present; the input ends right after a whole group.
+  expect_decode_error<std::array<std::uint32_t, 4>, compact>("01028003", errc::truncated, 4);
+  expect_decode_error<std::array<std::uint32_t, 4>, compact>("010203", errc::truncated, 3);
+  expect_decode_error<std::array<std::uint32_t, 5>, compact>("01020304", errc::truncated, 4);
+  expect_decode_error<std::array<std::uint32_t, 4>, compact>("0102" "8000" "03",
+                                                             errc::invalid_value, 2);
+}
+
+TEST(CompactArrays, ValueChecksStillApply) {
+  // A ranged enum's elements are read one by one, each checked.
+  expect_decode_error<std::array<Ranged, 4>, compact>("01020304", errc::invalid_value, 3);
+  expect_decode_error<std::array<Ranged, 4>, compact>("00010203", errc::invalid_value, 0);
+  expect_round_trip<compact>(
+      std::array<Ranged, 4>{Ranged::low, Ranged::high, Ranged::low, Ranged::high});
 }
 
 // ---- framing and fingerprints ------------------------------------------------

@@ -37,6 +37,12 @@
 //                          value (below the bound), false if it takes more;
 //                          the contiguous reader then checks the count with
 //                          one comparison (cursor/reader.hpp, read_length)
+//   scalar_group, store_group(p, v), load_group(r, out)   (optional)
+//                          a std::array's scalars taken scalar_group at a
+//                          time (put_scalars and get_scalars below): store
+//                          the group at p within scalar_group * scalar_max
+//                          bytes, or decode it, with the bytes and refusals
+//                          of one store_scalar / load_scalar each
 //   prefix_u32(v), from_prefix_u32(v)
 //                          the fixed 4-byte fields of an evolvable struct's
 //                          prefix (back-patched, so never variable-length)
@@ -109,6 +115,43 @@ template <class F, class W, class T>
 BIN_SERIALIZER_INLINE bool put_scalar(W& w, T v) noexcept {
   return put_leaf<F::template scalar_min<T>, F::template scalar_max<T>>(
       w, [v](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE { return F::store_scalar(p, v); });
+}
+
+// N scalars of T one after another (a std::array's elements). A format with
+// store_group encodes them scalar_group at a time, each group in place as one
+// leaf of at most scalar_group * scalar_max bytes; otherwise, and for the
+// last few, one put_scalar each.
+template <class F, class T, std::size_t N, class W>
+BIN_SERIALIZER_INLINE bool put_scalars(W& w, const T* v) noexcept {
+  std::size_t i = 0;
+  if constexpr (requires(std::byte* p) { F::template store_group<T>(p, v); }) {
+    constexpr std::size_t G = F::scalar_group;
+    constexpr std::size_t most = G * F::template scalar_max<T>;
+    for (; i + G <= N; i += G) {
+      const T* group = v + i;
+      auto store = [group](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE {
+        return F::template store_group<T>(p, group);
+      };
+      if (!put_leaf<G * F::template scalar_min<T>, most>(w, store)) return false;
+    }
+  }
+  for (; i < N; ++i)
+    if (!put_scalar<F>(w, v[i])) return false;
+  return true;
+}
+
+// Decoding the same: load_group for each whole group, then load_scalar. For
+// scalars without a value check (a ranged enum has one: its shape reads it).
+template <class F, class T, std::size_t N, class R>
+BIN_SERIALIZER_INLINE bool get_scalars(R& r, T* out) noexcept {
+  std::size_t i = 0;
+  if constexpr (requires { F::template load_group<T>(r, out); }) {
+    for (; i + F::scalar_group <= N; i += F::scalar_group)
+      if (!F::template load_group<T>(r, out + i)) return false;
+  }
+  for (; i < N; ++i)
+    if (!F::load_scalar(r, out[i])) return false;
+  return true;
 }
 
 } // namespace detail

@@ -94,6 +94,8 @@ struct codec<std::array<T, N>> {
     requires(N != 0 && !object_bytes<W::opts>)
   BIN_SERIALIZER_INLINE static bool write(W& w, const array_type& a) {
     detail::std_codec::refuse_pointers<W::opts, T>();
+    if constexpr (detail::category_of<W::opts, T>() == detail::category::scalar)
+      return detail::put_scalars<detail::format_of<W::opts>, T, N>(w, a.data());
     return detail::std_codec::write_each(w, a);
   }
 
@@ -118,6 +120,9 @@ struct codec<std::array<T, N>> {
     requires(N != 0 && !object_bytes<R::opts>)
   BIN_SERIALIZER_INLINE static bool read(R& r, array_type& a) {
     detail::std_codec::refuse_pointers<R::opts, T>();
+    if constexpr (detail::category_of<R::opts, T>() == detail::category::scalar &&
+                  !detail::shape<R::opts, T>::validates())
+      return detail::get_scalars<detail::format_of<R::opts>, T, N>(r, a.data());
     for (auto& element : a)
       if (!::bin_serializer::deserialize_field(r, element)) return false;
     return true;
