@@ -655,13 +655,15 @@ void expect_same_as_fields(std::mt19937_64& rng) {
     const std::uint64_t mask = bits == 64 ? ~0ULL : (std::uint64_t{1} << bits) - 1;
     return static_cast<T>(static_cast<U>(rng() & mask));
   };
-  for (int round = 0; round < 500; ++round) {
+  for (int round = 0; round < 600; ++round) {
     std::array<T, N> a{};
-    // All small, all large, mixed, one outlier, all at one length's edge.
-    const int shape = round % 5;
+    // All small, all large, mixed, one outlier among small or among large
+    // ones, all at one length's edge.
+    const int shape = round % 6;
     for (auto& x : a) x = shape == 0 ? static_cast<T>(rng() % 128) : draw();
-    if (shape == 1)
+    if (shape == 1 || shape == 5)
       for (auto& x : a) x = static_cast<T>(x | (T{1} << (8 * sizeof(T) - 2)));
+    if (shape == 5) a[rng() % N] = draw();
     if (shape == 3) {
       for (auto& x : a) x = static_cast<T>(rng() % 100);
       a[rng() % N] = draw();
