@@ -186,8 +186,13 @@ BIN_SERIALIZER_INLINE bool write_counted(W& w, const E* data, std::size_t count)
     return count == 0 || w.write_bytes(data, bytes);
   } else {
     if (!w.write_length(count)) return false;
-    for (std::size_t i = 0; i < count; ++i)
-      if (!::bin_serializer::serialize_field(w, data[i])) return false;
+    // The element by pointer, the trip count by a counter, as vector.hpp's
+    // decode: clang then steps an address instead of scaling an index (a Car
+    // serializes in 28 fewer instructions with clang in the compact format, 8
+    // fewer in the native one).
+    const E* e = data;
+    for (std::size_t left = count; left != 0; --left, ++e)
+      if (!::bin_serializer::serialize_field(w, *e)) return false;
     return true;
   }
 }
