@@ -15,6 +15,7 @@
 #include <workloads/person.hpp>
 #include <workloads/tick.hpp>
 
+#include <algorithm>
 #include <array>
 #include <bitset>
 #include <chrono>
@@ -73,6 +74,13 @@ template <class T>
 struct Five {
   T a{}, b{}, c{}, d{}, e{};
   bool operator==(const Five&) const = default;
+};
+// The same elements as a C array (the core's array shape, not std::array's
+// codec): grouped the same way.
+template <class T, std::size_t N>
+struct CArray {
+  T v[N]{};
+  bool operator==(const CArray&) const = default;
 };
 
 } // namespace compact_test
@@ -617,7 +625,7 @@ TEST(CompactRoundTrip, ShortVarintFitsTheLastByteOfAFixedBuffer) {
 
 // ---- arrays of varints: four at a time ---------------------------------------
 // format/compact.hpp's store_group and load_group take four elements of a
-// std::array at once when all four take one byte (and, serializing, when four
+// std::array or a C array at once when all four take one byte (and, serializing, when four
 // 32-bit ones all take five). The bytes, the values and every refusal must be
 // those of the same varints read one by one: the reference is a struct of
 // separate fields.
@@ -636,6 +644,10 @@ TEST(CompactArrays, GoldenBytes) {
   EXPECT_EQ(hex_of<compact>(std::array<std::uint16_t, 4>{65535, 0, 0, 0}), "ffff03" "000000");
   EXPECT_EQ(hex_of<compact>(std::array<Wide, 4>{Wide::minus_two, Wide::one, Wide::big, Wide::one}),
             "03" "02" "d804" "02");
+  // A C array: the same bytes.
+  EXPECT_EQ(hex_of<compact>(compact_test::CArray<std::uint32_t, 5>{{~0U, 1U << 28, ~0U, 1U << 28, 9}}),
+            "ffffffff0f" "8080808001" "ffffffff0f" "8080808001" "09");
+  EXPECT_EQ(hex_of<compact>(compact_test::CArray<std::int64_t, 4>{{-1, 1, -64, 63}}), "01027f7e");
 }
 
 template <class Ref, class T, std::size_t N>
@@ -644,6 +656,13 @@ Ref as_fields(const std::array<T, N>& a) {
     return Ref{a[0], a[1], a[2], a[3]};
   else
     return Ref{a[0], a[1], a[2], a[3], a[4]};
+}
+
+template <class T, std::size_t N>
+compact_test::CArray<T, N> as_c_array(const std::array<T, N>& a) {
+  compact_test::CArray<T, N> c;
+  std::copy(a.begin(), a.end(), c.v);
+  return c;
 }
 
 template <class T, std::size_t N, class Ref>
@@ -679,6 +698,11 @@ void expect_same_as_fields(std::mt19937_64& rng) {
     expect_round_trip<compact>(a);
     expect_exact_fit(a);
     expect_wide_stores_stay_inside(a);
+    const auto c = as_c_array(a);
+    ASSERT_EQ(to_hex(encode<compact>(c)), to_hex(bytes));
+    expect_round_trip<compact>(c);
+    expect_exact_fit(c);
+    expect_wide_stores_stay_inside(c);
   }
 }
 
@@ -693,23 +717,32 @@ void expect_same_refusals(std::mt19937_64& rng) {
     for (auto& b : bytes)
       b = rng() % 3 == 0 ? static_cast<std::byte>(rng()) : palette[rng() % std::size(palette)];
     {
-      BufferView va(bytes), vr(bytes);
+      BufferView va(bytes), vc(bytes), vr(bytes);
       std::array<T, N> a{};
+      compact_test::CArray<T, N> c{};
       Ref r{};
       const bool ok = deserialize<compact>(va, a);
       ASSERT_EQ(ok, deserialize<compact>(vr, r)) << to_hex(bytes);
+      ASSERT_EQ(ok, deserialize<compact>(vc, c)) << to_hex(bytes);
       EXPECT_EQ(va.last_error(), vr.last_error()) << to_hex(bytes);
+      EXPECT_EQ(vc.last_error(), vr.last_error()) << to_hex(bytes);
       EXPECT_EQ(va.read_position(), vr.read_position());
+      EXPECT_EQ(vc.read_position(), vr.read_position());
       if (ok) {
         EXPECT_TRUE(as_fields<Ref>(a) == r) << to_hex(bytes);
+        EXPECT_TRUE(c == as_c_array(a)) << to_hex(bytes);
       }
     }
     {
-      StreamSource sa(bytes), sr(bytes);
+      StreamSource sa(bytes), sc(bytes), sr(bytes);
       std::array<T, N> a{};
+      compact_test::CArray<T, N> c{};
       Ref r{};
-      ASSERT_EQ(deserialize<compact>(sa, a), deserialize<compact>(sr, r)) << to_hex(bytes);
+      const bool ok = deserialize<compact>(sr, r);
+      ASSERT_EQ(deserialize<compact>(sa, a), ok) << to_hex(bytes);
+      ASSERT_EQ(deserialize<compact>(sc, c), ok) << to_hex(bytes);
       EXPECT_EQ(sa.last_error(), sr.last_error()) << to_hex(bytes);
+      EXPECT_EQ(sc.last_error(), sr.last_error()) << to_hex(bytes);
     }
   }
 }
@@ -730,6 +763,36 @@ TEST(CompactArrays, SameAsSeparateFields) {
   both.operator()<std::int64_t, 5>();
 }
 
+// Several groups and a rest. Built with -Werror: the loop over the rest once
+// made g++ -O2 warn (-Waggressive-loop-optimizations) for 16 elements.
+template <class A>
+void expect_long_array_round_trips(A a) {
+  constexpr std::size_t n = sizeof(a) / sizeof(a[0]);
+  for (std::size_t i = 0; i < n; ++i)
+    a[i] = static_cast<std::remove_cvref_t<decltype(a[0])>>(i * 37);
+  expect_round_trip<compact>(a);
+  expect_wide_stores_stay_inside(a);
+  for (std::size_t i = 0; i < n; i += 3)
+    a[i] = static_cast<std::remove_cvref_t<decltype(a[0])>>(~i);
+  expect_round_trip<compact>(a);
+  expect_wide_stores_stay_inside(a);
+}
+
+TEST(CompactArrays, SeveralGroupsAndARest) {
+  expect_long_array_round_trips(std::array<std::uint32_t, 16>{});
+  expect_long_array_round_trips(std::array<std::int64_t, 9>{});
+  expect_long_array_round_trips(std::array<std::uint16_t, 17>{});
+  expect_long_array_round_trips(std::array<std::int32_t, 8>{});
+  compact_test::CArray<std::uint32_t, 16> c{};
+  for (std::uint32_t i = 0; i < 16; ++i) c.v[i] = i < 12 ? i : 300;
+  EXPECT_EQ(hex_of<compact>(c), "00010203" "04050607" "08090a0b" "ac02" "ac02" "ac02" "ac02");
+  expect_round_trip<compact>(c);
+  compact_test::CArray<std::int64_t, 9> d{};
+  for (int i = 0; i < 9; ++i) d.v[i] = -i;
+  EXPECT_EQ(hex_of<compact>(d), "00010305" "07090b0d" "0f");
+  expect_round_trip<compact>(d);
+}
+
 TEST(CompactArrays, RefusalsAtTheGroupTest) {
   // The cases the group test decides: four bytes present but one continues;
   // three present; the input ends right after a whole group.
@@ -744,6 +807,9 @@ TEST(CompactArrays, ValueChecksStillApply) {
   // A ranged enum's elements are read one by one, each checked.
   expect_decode_error<std::array<Ranged, 4>, compact>("01020304", errc::invalid_value, 3);
   expect_decode_error<std::array<Ranged, 4>, compact>("00010203", errc::invalid_value, 0);
+  expect_decode_error<compact_test::CArray<Ranged, 4>, compact>("01020304", errc::invalid_value, 3);
+  expect_round_trip<compact>(
+      compact_test::CArray<Ranged, 4>{{Ranged::low, Ranged::high, Ranged::low, Ranged::high}});
   expect_round_trip<compact>(
       std::array<Ranged, 4>{Ranged::low, Ranged::high, Ranged::low, Ranged::high});
 }

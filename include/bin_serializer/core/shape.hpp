@@ -472,17 +472,30 @@ struct shape_of<Opts, T, category::array> {
     h.template type<E>();
   }
 
+  // Scalars the format encodes (compact's varints) go through the format's
+  // group hooks, as std::array's do (format/format.hpp, put_scalars); a
+  // scalar with a value check (a ranged enum) is read one by one.
+  static constexpr bool scalar_elements = category_of<Opts, E>() == category::scalar;
+
   template <class W>
   BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
-    for (const auto& e : value)
-      if (!write_value(w, e)) return false;
-    return true;
+    if constexpr (scalar_elements) {
+      return put_scalars<format_of<Opts>, E, std::extent_v<T>>(w, value);
+    } else {
+      for (const auto& e : value)
+        if (!write_value(w, e)) return false;
+      return true;
+    }
   }
   template <class R>
   BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
-    for (auto& e : value)
-      if (!read_value(r, e)) return false;
-    return true;
+    if constexpr (scalar_elements && !element::validates()) {
+      return get_scalars<format_of<Opts>, E, std::extent_v<T>>(r, value);
+    } else {
+      for (auto& e : value)
+        if (!read_value(r, e)) return false;
+      return true;
+    }
   }
   static constexpr std::size_t size(const T& value) {
     std::size_t total = 0;

@@ -117,17 +117,29 @@ BIN_SERIALIZER_INLINE bool put_scalar(W& w, T v) noexcept {
       w, [v](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE { return F::store_scalar(p, v); });
 }
 
-// N scalars of T one after another (a std::array's elements). A format with
-// store_group encodes them scalar_group at a time, each group in place as one
-// leaf of at most scalar_group * scalar_max bytes; otherwise, and for the
-// last few, one put_scalar each.
+// How many of N scalars of T a format encodes scalar_group at a time: the
+// whole groups' elements (0 without group hooks). A constant, so that the loop
+// over the rest starts where the compiler knows (g++ -O2 otherwise warns
+// that a late iteration of it would index past the array).
+template <class F, class T, std::size_t N>
+consteval std::size_t grouped_scalars() {
+  if constexpr (requires(std::byte* p, const T* v) { F::template store_group<T>(p, v); })
+    return N - N % F::scalar_group;
+  else
+    return 0;
+}
+
+// N scalars of T one after another (a std::array's or a C array's
+// elements). A format with store_group encodes them scalar_group at a time,
+// each group in place as one leaf of at most scalar_group * scalar_max
+// bytes; otherwise, and for the last few, one put_scalar each.
 template <class F, class T, std::size_t N, class W>
 BIN_SERIALIZER_INLINE bool put_scalars(W& w, const T* v) noexcept {
-  std::size_t i = 0;
-  if constexpr (requires(std::byte* p) { F::template store_group<T>(p, v); }) {
+  constexpr std::size_t grouped = grouped_scalars<F, T, N>();
+  if constexpr (grouped != 0) {
     constexpr std::size_t G = F::scalar_group;
     constexpr std::size_t most = G * F::template scalar_max<T>;
-    for (; i + G <= N; i += G) {
+    for (std::size_t i = 0; i < grouped; i += G) {
       const T* group = v + i;
       auto store = [group](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE {
         return F::template store_group<T>(p, group);
@@ -135,22 +147,26 @@ BIN_SERIALIZER_INLINE bool put_scalars(W& w, const T* v) noexcept {
       if (!put_leaf<G * F::template scalar_min<T>, most>(w, store)) return false;
     }
   }
-  for (; i < N; ++i)
+  for (std::size_t i = grouped; i < N; ++i)
     if (!put_scalar<F>(w, v[i])) return false;
   return true;
 }
 
 // Decoding the same: load_group for each whole group, then load_scalar. For
 // scalars without a value check (a ranged enum has one: its shape reads it).
+// A format has both group hooks or neither (format/compact.hpp).
 template <class F, class T, std::size_t N, class R>
 BIN_SERIALIZER_INLINE bool get_scalars(R& r, T* out) noexcept {
-  std::size_t i = 0;
-  if constexpr (requires { F::template load_group<T>(r, out); }) {
-    for (; i + F::scalar_group <= N; i += F::scalar_group)
+  constexpr std::size_t grouped = grouped_scalars<F, T, N>();
+  if constexpr (grouped != 0 && requires { F::template load_group<T>(r, out); }) {
+    for (std::size_t i = 0; i < grouped; i += F::scalar_group)
       if (!F::template load_group<T>(r, out + i)) return false;
+    for (std::size_t i = grouped; i < N; ++i)
+      if (!F::load_scalar(r, out[i])) return false;
+  } else {
+    for (std::size_t i = 0; i < N; ++i)
+      if (!F::load_scalar(r, out[i])) return false;
   }
-  for (; i < N; ++i)
-    if (!F::load_scalar(r, out[i])) return false;
   return true;
 }
 
