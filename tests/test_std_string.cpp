@@ -7,6 +7,7 @@
 #include <bin_serializer/std/string_view.hpp>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -83,6 +84,37 @@ TEST(StdString, HostileLengths) {
 }
 
 // ---- string_view ----------------------------------------------------------------------
+
+// Decoding into a string that already holds something: the same length is
+// copied in place, any other goes through resize_to (std/string.hpp). Every
+// pair of lengths around the inline capacity (15) and past it, both formats
+// that copy bytes: the result is exactly the decoded text, and the input is
+// consumed to its end.
+TEST(StdString, DecodesIntoAStringOfAnyPreviousLength) {
+  const std::size_t lengths[] = {0, 1, 3, 8, 15, 16, 20, 31, 32, 100};
+  auto text = [](std::size_t n, char first) {
+    std::string t(n, ' ');
+    for (std::size_t i = 0; i < n; ++i) t[i] = static_cast<char>(first + static_cast<char>(i % 26));
+    return t;
+  };
+  auto check = [&]<options Opts>() {
+    for (const std::size_t before : lengths)
+      for (const std::size_t after : lengths) {
+        SCOPED_TRACE(testing::Message() << before << " -> " << after);
+        const std::string value = text(after, 'a');
+        const std::vector<std::byte> bytes = encode<Opts>(value);
+        std::string target = text(before, 'A');
+        BufferView view(bytes);
+        ASSERT_TRUE(deserialize<Opts>(view, target));
+        EXPECT_EQ(target, value);
+        EXPECT_EQ(target.size(), after);
+        EXPECT_EQ(std::strlen(target.c_str()), after);
+        EXPECT_EQ(view.read_position(), bytes.size());
+      }
+  };
+  check.operator()<native>();
+  check.operator()<compact>();
+}
 
 TEST(StdStringView, SameBytesAsString) {
   SKIP_UNLESS_LITTLE_ENDIAN();

@@ -105,7 +105,7 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   }
 
   // s.size() == n afterwards, characters unspecified: shrinking only moves the
-  // terminator (inline); growing takes the library's out-of-line path.
+  // terminator (inline); growing takes an out-of-line path.
   BIN_SERIALIZER_INLINE static void set_length(string_type& s, std::size_t n) {
     // A reused string usually has the length already: then nothing to do
     // (and no call: GCC does not always inline resize()).
@@ -116,9 +116,17 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
         grow_to(s, n);
     }
   }
+  // The new characters are left for the caller's copy: not filled with
+  // zeros first, where the library allows it. libstdc++ 12's
+  // resize_and_overwrite hands the operation the new capacity, not n, when
+  // it reallocates: the operation returns n, not what it was handed.
   BIN_SERIALIZER_NOINLINE static void grow_to(string_type& s, std::size_t n) {
     s.clear(); // nothing to carry over if this reallocates
+#if defined(__cpp_lib_string_resize_and_overwrite)
+    s.resize_and_overwrite(n, [n](CharT*, std::size_t) noexcept { return n; });
+#else
     s.resize(n);
+#endif
   }
 
   template <options Opts>
