@@ -204,6 +204,20 @@ TEST(StdVector, DecodingReplacesContents) {
   std::vector<int> out{9, 9, 9, 9, 9};
   ASSERT_TRUE(deserialize(buf, out));
   EXPECT_EQ(out, (std::vector<int>{1, 2}));
+  // One block of elements: as many as before (copied in place), more, none.
+  const std::vector<std::byte> two = encode(std::vector<int>{1, 2});
+  std::vector<int> same{7, 7};
+  BufferView view_same(two);
+  ASSERT_TRUE(deserialize(view_same, same));
+  EXPECT_EQ(same, (std::vector<int>{1, 2}));
+  std::vector<int> fewer{5};
+  BufferView view_fewer(two);
+  ASSERT_TRUE(deserialize(view_fewer, fewer));
+  EXPECT_EQ(fewer, (std::vector<int>{1, 2}));
+  const std::vector<std::byte> none = encode(std::vector<int>{});
+  BufferView view_none(none);
+  ASSERT_TRUE(deserialize(view_none, same));
+  EXPECT_TRUE(same.empty());
 
   Buffer buf2;
   ASSERT_TRUE(serialize(buf2, std::vector<std::string>{"x"}));

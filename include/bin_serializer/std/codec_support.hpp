@@ -203,8 +203,11 @@ template <class R, class Vec>
 BIN_SERIALIZER_INLINE bool read_object_bytes_into(R& r, Vec& v, std::size_t count) {
   using E = typename Vec::value_type;
   if constexpr (R::contiguous) {
-    // All count * sizeof(E) bytes are present: one allocation, one copy.
-    v.resize(count);
+    // All count * sizeof(E) bytes are present: one allocation, one copy. A
+    // reused vector usually has the count already: then no call (GCC does
+    // not inline resize()).
+    if (v.size() != count) [[unlikely]]
+      v.resize(count);
     // read_length checked count at sizeof(E) bytes each (E is object bytes).
     const std::byte* p = detail::take_counted(r, count * sizeof(E));
     if (p == nullptr) return false;
