@@ -793,6 +793,56 @@ TEST(CompactArrays, SeveralGroupsAndARest) {
   expect_round_trip<compact>(d);
 }
 
+// Four five-byte 32-bit varints, each byte in turn replaced, and every
+// truncation: the group decode (format/compact.hpp, load_four) takes or
+// refuses them exactly as four separate fields do, through both readers.
+TEST(CompactArrays, FiveByteGroupAgainstSeparateFields) {
+  const std::array<std::uint32_t, 4> values{0xFFFFFFFFU, 1U << 28, 0x9ABCDEF0U, 0x7FFFFFFFU};
+  const std::vector<std::byte> good = encode<compact>(values);
+  ASSERT_EQ(good.size(), 20u);
+  auto compare = [](const std::vector<std::byte>& bytes) {
+    BufferView va(bytes), vc(bytes), vr(bytes);
+    std::array<std::uint32_t, 4> a{};
+    compact_test::CArray<std::uint32_t, 4> c{};
+    compact_test::Four<std::uint32_t> r{};
+    const bool ok = deserialize<compact>(vr, r);
+    ASSERT_EQ(deserialize<compact>(va, a), ok) << to_hex(bytes);
+    ASSERT_EQ(deserialize<compact>(vc, c), ok) << to_hex(bytes);
+    EXPECT_EQ(va.last_error(), vr.last_error()) << to_hex(bytes);
+    EXPECT_EQ(vc.last_error(), vr.last_error()) << to_hex(bytes);
+    EXPECT_EQ(va.read_position(), vr.read_position()) << to_hex(bytes);
+    if (ok) {
+      EXPECT_TRUE((compact_test::Four<std::uint32_t>{a[0], a[1], a[2], a[3]} == r))
+          << to_hex(bytes);
+      EXPECT_TRUE(c == as_c_array(a)) << to_hex(bytes);
+    }
+    StreamSource sa(bytes), sr(bytes);
+    std::array<std::uint32_t, 4> sa_out{};
+    compact_test::Four<std::uint32_t> sr_out{};
+    EXPECT_EQ(deserialize<compact>(sa, sa_out), deserialize<compact>(sr, sr_out));
+    EXPECT_EQ(sa.last_error(), sr.last_error()) << to_hex(bytes);
+  };
+  compare(good);
+  const std::byte replacements[] = {std::byte{0x00}, std::byte{0x01}, std::byte{0x0F},
+                                    std::byte{0x10}, std::byte{0x7F}, std::byte{0x80},
+                                    std::byte{0x8F}, std::byte{0xFF}};
+  for (std::size_t at = 0; at < good.size(); ++at)
+    for (const std::byte b : replacements) {
+      std::vector<std::byte> bytes = good;
+      bytes[at] = b;
+      compare(bytes);
+    }
+  for (std::size_t n = 0; n <= good.size(); ++n)
+    compare(std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n)));
+  // The cases by name: a fifth byte of 0 (not the shortest), of 16 (past 32
+  // bits) and one that continues, each in the third value (offset 10).
+  for (const char* fifth : {"00", "10", "80"}) {
+    std::string hex = to_hex(good);
+    hex.replace(2 * 14, 2, fifth);
+    expect_decode_error<std::array<std::uint32_t, 4>, compact>(hex, errc::invalid_value, 10);
+  }
+}
+
 TEST(CompactArrays, RefusalsAtTheGroupTest) {
   // The cases the group test decides: four bytes present but one continues;
   // three present; the input ends right after a whole group.
