@@ -625,8 +625,8 @@ TEST(CompactRoundTrip, ShortVarintFitsTheLastByteOfAFixedBuffer) {
 
 // ---- arrays of varints: four at a time ---------------------------------------
 // format/compact.hpp's store_group and load_group take four elements of a
-// std::array or a C array at once when all four take one byte (and, serializing, when four
-// 32-bit ones all take five). The bytes, the values and every refusal must be
+// std::array or a C array at once when all four take one byte, and when four
+// 32-bit ones all take five. The bytes, the values and every refusal must be
 // those of the same varints read one by one: the reference is a struct of
 // separate fields.
 
@@ -706,8 +706,42 @@ void expect_same_as_fields(std::mt19937_64& rng) {
   }
 }
 
-// Hostile bytes: the array and the struct of separate fields succeed or fail
-// alike, with the same values, error and offset, through every reader.
+// The same bytes decoded as a std::array, a C array and a struct of separate
+// fields succeed or fail alike, with the same values, error and offset,
+// through every reader.
+template <class T, std::size_t N, class Ref>
+void expect_same_decoding(const std::vector<std::byte>& bytes) {
+  {
+    BufferView va(bytes), vc(bytes), vr(bytes);
+    std::array<T, N> a{};
+    compact_test::CArray<T, N> c{};
+    Ref r{};
+    const bool ok = deserialize<compact>(va, a);
+    ASSERT_EQ(ok, deserialize<compact>(vr, r)) << to_hex(bytes);
+    ASSERT_EQ(ok, deserialize<compact>(vc, c)) << to_hex(bytes);
+    EXPECT_EQ(va.last_error(), vr.last_error()) << to_hex(bytes);
+    EXPECT_EQ(vc.last_error(), vr.last_error()) << to_hex(bytes);
+    EXPECT_EQ(va.read_position(), vr.read_position());
+    EXPECT_EQ(vc.read_position(), vr.read_position());
+    if (ok) {
+      EXPECT_TRUE(as_fields<Ref>(a) == r) << to_hex(bytes);
+      EXPECT_TRUE(c == as_c_array(a)) << to_hex(bytes);
+    }
+  }
+  {
+    StreamSource sa(bytes), sc(bytes), sr(bytes);
+    std::array<T, N> a{};
+    compact_test::CArray<T, N> c{};
+    Ref r{};
+    const bool ok = deserialize<compact>(sr, r);
+    ASSERT_EQ(deserialize<compact>(sa, a), ok) << to_hex(bytes);
+    ASSERT_EQ(deserialize<compact>(sc, c), ok) << to_hex(bytes);
+    EXPECT_EQ(sa.last_error(), sr.last_error()) << to_hex(bytes);
+    EXPECT_EQ(sc.last_error(), sr.last_error()) << to_hex(bytes);
+  }
+}
+
+// Hostile bytes, random but rich in continuation bytes.
 template <class T, std::size_t N, class Ref>
 void expect_same_refusals(std::mt19937_64& rng) {
   const std::byte palette[] = {std::byte{0x00}, std::byte{0x01}, std::byte{0x7F},
@@ -716,34 +750,7 @@ void expect_same_refusals(std::mt19937_64& rng) {
     std::vector<std::byte> bytes(rng() % (N * 5 + 3));
     for (auto& b : bytes)
       b = rng() % 3 == 0 ? static_cast<std::byte>(rng()) : palette[rng() % std::size(palette)];
-    {
-      BufferView va(bytes), vc(bytes), vr(bytes);
-      std::array<T, N> a{};
-      compact_test::CArray<T, N> c{};
-      Ref r{};
-      const bool ok = deserialize<compact>(va, a);
-      ASSERT_EQ(ok, deserialize<compact>(vr, r)) << to_hex(bytes);
-      ASSERT_EQ(ok, deserialize<compact>(vc, c)) << to_hex(bytes);
-      EXPECT_EQ(va.last_error(), vr.last_error()) << to_hex(bytes);
-      EXPECT_EQ(vc.last_error(), vr.last_error()) << to_hex(bytes);
-      EXPECT_EQ(va.read_position(), vr.read_position());
-      EXPECT_EQ(vc.read_position(), vr.read_position());
-      if (ok) {
-        EXPECT_TRUE(as_fields<Ref>(a) == r) << to_hex(bytes);
-        EXPECT_TRUE(c == as_c_array(a)) << to_hex(bytes);
-      }
-    }
-    {
-      StreamSource sa(bytes), sc(bytes), sr(bytes);
-      std::array<T, N> a{};
-      compact_test::CArray<T, N> c{};
-      Ref r{};
-      const bool ok = deserialize<compact>(sr, r);
-      ASSERT_EQ(deserialize<compact>(sa, a), ok) << to_hex(bytes);
-      ASSERT_EQ(deserialize<compact>(sc, c), ok) << to_hex(bytes);
-      EXPECT_EQ(sa.last_error(), sr.last_error()) << to_hex(bytes);
-      EXPECT_EQ(sc.last_error(), sr.last_error()) << to_hex(bytes);
-    }
+    expect_same_decoding<T, N, Ref>(bytes);
   }
 }
 
@@ -801,26 +808,7 @@ TEST(CompactArrays, FiveByteGroupAgainstSeparateFields) {
   const std::vector<std::byte> good = encode<compact>(values);
   ASSERT_EQ(good.size(), 20u);
   auto compare = [](const std::vector<std::byte>& bytes) {
-    BufferView va(bytes), vc(bytes), vr(bytes);
-    std::array<std::uint32_t, 4> a{};
-    compact_test::CArray<std::uint32_t, 4> c{};
-    compact_test::Four<std::uint32_t> r{};
-    const bool ok = deserialize<compact>(vr, r);
-    ASSERT_EQ(deserialize<compact>(va, a), ok) << to_hex(bytes);
-    ASSERT_EQ(deserialize<compact>(vc, c), ok) << to_hex(bytes);
-    EXPECT_EQ(va.last_error(), vr.last_error()) << to_hex(bytes);
-    EXPECT_EQ(vc.last_error(), vr.last_error()) << to_hex(bytes);
-    EXPECT_EQ(va.read_position(), vr.read_position()) << to_hex(bytes);
-    if (ok) {
-      EXPECT_TRUE((compact_test::Four<std::uint32_t>{a[0], a[1], a[2], a[3]} == r))
-          << to_hex(bytes);
-      EXPECT_TRUE(c == as_c_array(a)) << to_hex(bytes);
-    }
-    StreamSource sa(bytes), sr(bytes);
-    std::array<std::uint32_t, 4> sa_out{};
-    compact_test::Four<std::uint32_t> sr_out{};
-    EXPECT_EQ(deserialize<compact>(sa, sa_out), deserialize<compact>(sr, sr_out));
-    EXPECT_EQ(sa.last_error(), sr.last_error()) << to_hex(bytes);
+    expect_same_decoding<std::uint32_t, 4, compact_test::Four<std::uint32_t>>(bytes);
   };
   compare(good);
   const std::byte replacements[] = {std::byte{0x00}, std::byte{0x01}, std::byte{0x0F},

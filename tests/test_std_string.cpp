@@ -86,7 +86,8 @@ TEST(StdString, HostileLengths) {
 // ---- string_view ----------------------------------------------------------------------
 
 // Decoding into a string that already holds something: the same length is
-// copied in place, any other goes through resize_to (std/string.hpp). Every
+// copied in place, a shorter one is cut first, a longer one goes through
+// grow_to (std/string.hpp). Every
 // pair of lengths around the inline capacity (15) and past it, both formats
 // that copy bytes: the result is exactly the decoded text, and the input is
 // consumed to its end.

@@ -204,16 +204,17 @@ TEST(StdVector, DecodingReplacesContents) {
   std::vector<int> out{9, 9, 9, 9, 9};
   ASSERT_TRUE(deserialize(buf, out));
   EXPECT_EQ(out, (std::vector<int>{1, 2}));
-  // One block of elements: as many as before (copied in place), more, none.
+  // One block of elements into as many as before (copied in place), into
+  // fewer (grown), and none into some.
   const std::vector<std::byte> two = encode(std::vector<int>{1, 2});
   std::vector<int> same{7, 7};
   BufferView view_same(two);
   ASSERT_TRUE(deserialize(view_same, same));
   EXPECT_EQ(same, (std::vector<int>{1, 2}));
-  std::vector<int> fewer{5};
-  BufferView view_fewer(two);
-  ASSERT_TRUE(deserialize(view_fewer, fewer));
-  EXPECT_EQ(fewer, (std::vector<int>{1, 2}));
+  std::vector<int> shorter{5};
+  BufferView view_shorter(two);
+  ASSERT_TRUE(deserialize(view_shorter, shorter));
+  EXPECT_EQ(shorter, (std::vector<int>{1, 2}));
   const std::vector<std::byte> none = encode(std::vector<int>{});
   BufferView view_none(none);
   ASSERT_TRUE(deserialize(view_none, same));

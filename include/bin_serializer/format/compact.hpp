@@ -585,16 +585,14 @@ private:
       // refusals included, goes one by one below, which reports them.
       if (detail::has_room(r, 20) &&
           (detail::load_little<std::uint32_t>(p) & 0x80808080U) == 0x80808080U) {
-        {
-          const std::uint32_t w[] = {detail::load_little<std::uint32_t>(p + 5 * K)...};
-          const unsigned last[] = {static_cast<unsigned>(p[5 * K + 4])...};
-          if (((w[K] & ...) & 0x80808080U) == 0x80808080U && ((last[K] - 1U < 15U) & ...)) {
-            ((out[K] = detail::leb128::from_unsigned<T>(
-                  static_cast<U>(detail::leb128::gather7_32(w[K]) | (last[K] << 28)))),
-             ...);
-            (void)detail::take_counted(r, 20);
-            return true;
-          }
+        const std::uint32_t w[] = {detail::load_little<std::uint32_t>(p + 5 * K)...};
+        const unsigned last[] = {static_cast<unsigned>(p[5 * K + 4])...};
+        if (((w[K] & ...) & 0x80808080U) == 0x80808080U && ((last[K] - 1U < 15U) & ...)) {
+          ((out[K] = detail::leb128::from_unsigned<T>(
+                static_cast<U>(detail::leb128::gather7_32(w[K]) | (last[K] << 28)))),
+           ...);
+          (void)detail::take_counted(r, 20);
+          return true;
         }
       }
     }

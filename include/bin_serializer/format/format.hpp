@@ -154,7 +154,8 @@ BIN_SERIALIZER_INLINE bool put_scalars(W& w, const T* v) noexcept {
 
 // Decoding the same: load_group for each whole group, then load_scalar. For
 // scalars without a value check (a ranged enum has one: its shape reads it).
-// A format has both group hooks or neither (format/compact.hpp).
+// load_group need not take every reader (compact's takes contiguous ones
+// only): through the others every element is read one by one.
 template <class F, class T, std::size_t N, class R>
 BIN_SERIALIZER_INLINE bool get_scalars(R& r, T* out) noexcept {
   constexpr std::size_t grouped = grouped_scalars<F, T, N>();
