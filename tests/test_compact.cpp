@@ -20,6 +20,8 @@
 #include <bitset>
 #include <chrono>
 #include <cstdint>
+#include <deque>
+#include <list>
 #include <limits>
 #include <map>
 #include <memory>
@@ -83,7 +85,181 @@ struct CArray {
   bool operator==(const CArray&) const = default;
 };
 
+// Read in short form first (cursor/run_reader.hpp): a run of a varint and a
+// float before a string, as Car's fuel figures...
+struct Reading {
+  std::uint16_t speed = 0;
+  float mpg = 0;
+  std::string note;
+  bool operator==(const Reading&) const = default;
+};
+// ...bounded elements, as Car's accelerations...
+struct Step {
+  std::uint16_t mph = 0;
+  float seconds = 0;
+  bool operator==(const Step&) const = default;
+};
+// ...elements whose varint comes after a fixed-size field...
+struct Mark {
+  float at = 0;
+  std::int32_t code = 0;
+  bool operator==(const Mark&) const = default;
+};
+// ...a run whose one varint is a ranged enum, between value checks...
+struct Flagged {
+  bool on = false;
+  Ranged level = Ranged::low;
+  bool after = false;
+  float ratio = 0;
+  std::string note;
+  bool operator==(const Flagged&) const = default;
+};
+// ...a run whose one varint comes after a fixed-size field, before a check...
+struct Counted {
+  double x = 0;
+  std::uint32_t id = 0;
+  bool after = false;
+  std::string note;
+  bool operator==(const Counted&) const = default;
+};
+// ...and containers of bounded elements (reused or appended) after a run of
+// many varints, a group of four and a nested struct, which is read once.
+struct Logged {
+  std::uint32_t id = 0;
+  bool on = false;
+  Ranged level = Ranged::low;
+  std::array<std::uint32_t, 4> four{};
+  Step first;
+  std::int64_t when = 0;
+  std::vector<Step> steps;
+  std::vector<Mark> marks;
+  std::deque<Mark> queued;
+  std::list<Reading> readings;
+  std::string tail;
+  bool operator==(const Logged&) const = default;
+};
+
+// The same bytes read without runs or short form: a field behind a user codec
+// that states no largest size joins no run, so it is read on its own, the
+// ordinary way (min_size keeps the count checks of the original).
+template <class T>
+struct Plain {
+  T v{};
+};
+struct PlainStep {
+  Plain<std::uint16_t> mph;
+  Plain<float> seconds;
+};
+struct PlainMark {
+  Plain<float> at;
+  Plain<std::int32_t> code;
+};
+struct PlainReading {
+  Plain<std::uint16_t> speed;
+  Plain<float> mpg;
+  std::string note;
+};
+struct PlainFlagged {
+  Plain<bool> on;
+  Plain<Ranged> level;
+  Plain<bool> after;
+  Plain<float> ratio;
+  std::string note;
+};
+struct PlainCounted {
+  Plain<double> x;
+  Plain<std::uint32_t> id;
+  Plain<bool> after;
+  std::string note;
+};
+struct PlainLogged {
+  Plain<std::uint32_t> id;
+  Plain<bool> on;
+  Plain<Ranged> level;
+  Plain<std::array<std::uint32_t, 4>> four;
+  PlainStep first;
+  Plain<std::int64_t> when;
+  std::vector<PlainStep> steps;
+  std::vector<PlainMark> marks;
+  std::deque<PlainMark> queued;
+  std::list<PlainReading> readings;
+  std::string tail;
+};
+
+inline PlainStep plain(const Step& s) { return {{s.mph}, {s.seconds}}; }
+inline Step unplain(const PlainStep& s) { return {s.mph.v, s.seconds.v}; }
+inline PlainMark plain(const Mark& m) { return {{m.at}, {m.code}}; }
+inline Mark unplain(const PlainMark& m) { return {m.at.v, m.code.v}; }
+inline PlainFlagged plain(const Flagged& f) {
+  return {{f.on}, {f.level}, {f.after}, {f.ratio}, f.note};
+}
+inline Flagged unplain(const PlainFlagged& f) {
+  return {f.on.v, f.level.v, f.after.v, f.ratio.v, f.note};
+}
+inline PlainCounted plain(const Counted& c) { return {{c.x}, {c.id}, {c.after}, c.note}; }
+inline Counted unplain(const PlainCounted& c) { return {c.x.v, c.id.v, c.after.v, c.note}; }
+inline PlainReading plain(const Reading& r) { return {{r.speed}, {r.mpg}, r.note}; }
+inline Reading unplain(const PlainReading& r) { return {r.speed.v, r.mpg.v, r.note}; }
+template <class C>
+auto map_each(const C& in, auto f) {
+  using E = decltype(f(*in.begin()));
+  typename std::conditional_t<
+      std::is_same_v<C, std::list<typename C::value_type>>, std::list<E>,
+      std::conditional_t<std::is_same_v<C, std::deque<typename C::value_type>>, std::deque<E>,
+                         std::vector<E>>>
+      out;
+  for (const auto& e : in) out.push_back(f(e));
+  return out;
+}
+inline PlainLogged plain(const Logged& l) {
+  auto p = [](const auto& e) { return plain(e); };
+  return {{l.id},
+          {l.on},
+          {l.level},
+          {l.four},
+          plain(l.first),
+          {l.when},
+          map_each(l.steps, p),
+          map_each(l.marks, p),
+          map_each(l.queued, p),
+          map_each(l.readings, p),
+          l.tail};
+}
+inline Logged unplain(const PlainLogged& l) {
+  auto u = [](const auto& e) { return unplain(e); };
+  return {l.id.v,
+          l.on.v,
+          l.level.v,
+          l.four.v,
+          unplain(l.first),
+          l.when.v,
+          map_each(l.steps, u),
+          map_each(l.marks, u),
+          map_each(l.queued, u),
+          map_each(l.readings, u),
+          l.tail};
+}
+inline std::vector<PlainStep> plain(const std::vector<Step>& v) {
+  return map_each(v, [](const Step& s) { return plain(s); });
+}
+inline std::vector<Step> unplain(const std::vector<PlainStep>& v) {
+  return map_each(v, [](const PlainStep& s) { return unplain(s); });
+}
+
 } // namespace compact_test
+
+template <class T>
+struct bin_serializer::codec<compact_test::Plain<T>> {
+  static constexpr std::uint64_t schema_id = 0x706c61696e;
+  template <options Opts>
+  static constexpr std::size_t min_size = detail::shape<Opts, T>::min_size();
+  template <class W> static bool write(W& w, const compact_test::Plain<T>& p) {
+    return serialize_field(w, p.v);
+  }
+  template <class R> static bool read(R& r, compact_test::Plain<T>& p) {
+    return deserialize_field(r, p.v);
+  }
+};
 
 template <>
 struct bin_serializer::codec<compact_test::Money> {
@@ -895,6 +1071,185 @@ TEST(CompactSchemaHash, DiffersOnlyByFormat) {
   constexpr options limited{.format = wire_format::compact, .max_string_length = 5};
   EXPECT_EQ((schema_hash_v<workloads::Person, limited>),
             (schema_hash_v<workloads::Person, compact>));
+}
+
+// ---- short form: runs and bounded elements read first as one-byte varints -----
+
+// Runs and bounded elements are read in short form first, then, if that
+// fails, the ordinary way. The reference reads the same bytes with neither
+// (compact_test::Plain). Both must end alike: the same result, error and
+// offset, the same read position, and the same target, field for field,
+// even after a failure (fields before the failing one decoded, the rest as
+// they were), so an abandoned short-form pass leaves nothing behind.
+template <class T>
+void expect_same_as_plain(const std::vector<std::byte>& bytes, const T& before) {
+  BufferView view(bytes);
+  BufferView plain_view(bytes);
+  T out = before;
+  auto ref = compact_test::plain(before);
+  const bool ok = deserialize<compact>(view, out);
+  ASSERT_EQ(ok, deserialize<compact>(plain_view, ref)) << to_hex(bytes);
+  EXPECT_EQ(view.last_error(), plain_view.last_error()) << to_hex(bytes);
+  EXPECT_EQ(view.read_position(), plain_view.read_position()) << to_hex(bytes);
+  // Compared by their bytes: a float mutated into a NaN is equal to itself there.
+  EXPECT_EQ(to_hex(encode<compact>(out)), to_hex(encode<compact>(compact_test::unplain(ref))))
+      << to_hex(bytes);
+}
+
+// Every truncation and every byte replaced by a continuation-rich palette.
+template <class T>
+void expect_hostile_same_as_plain(const T& value, const T& before) {
+  const std::vector<std::byte> bytes = encode<compact>(value);
+  ASSERT_EQ(to_hex(encode<compact>(compact_test::plain(value))), to_hex(bytes));
+  const std::byte palette[] = {std::byte{0x00}, std::byte{0x01}, std::byte{0x02}, std::byte{0x7F},
+                               std::byte{0x80}, std::byte{0x81}, std::byte{0xFF}};
+  expect_same_as_plain(bytes, before);
+  for (std::size_t n = 0; n < bytes.size(); ++n)
+    expect_same_as_plain(
+        std::vector<std::byte>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n)),
+        before);
+  for (std::size_t i = 0; i < bytes.size(); ++i)
+    for (const std::byte b : palette) {
+      std::vector<std::byte> changed = bytes;
+      changed[i] = b;
+      expect_same_as_plain(changed, before);
+    }
+}
+
+compact_test::Logged make_logged(std::uint64_t wide_every) {
+  // wide_every: which varints take more than one byte (bit k: the k-th).
+  auto pick = [&](unsigned k, std::uint64_t small, std::uint64_t large) {
+    return (wide_every >> k & 1) != 0 ? large : small;
+  };
+  compact_test::Logged v;
+  v.id = static_cast<std::uint32_t>(pick(0, 5, 300000));
+  v.on = true;
+  v.level = Ranged::high;
+  v.four = {static_cast<std::uint32_t>(pick(1, 1, 200)), 2, 3,
+            static_cast<std::uint32_t>(pick(8, 4, 400))};
+  v.first = {static_cast<std::uint16_t>(pick(2, 30, 9000)), 4.5f};
+  v.when = static_cast<std::int64_t>(pick(3, 60, 1'700'000'000'000ULL));
+  v.steps = {{static_cast<std::uint16_t>(pick(4, 10, 128)), 1.5f},
+             {60, 2.5f},
+             {static_cast<std::uint16_t>(pick(5, 100, 65535)), 3.5f}};
+  v.marks = {{0.5f, -static_cast<std::int32_t>(pick(6, 7, 700))},
+             {1.0f, 8},
+             {2.0f, static_cast<std::int32_t>(pick(9, 9, 90000))}};
+  v.queued = {{0.25f, static_cast<std::int32_t>(pick(10, 7, 700))}, {8.0f, -3}};
+  v.readings = {{static_cast<std::uint16_t>(pick(7, 55, 5500)), 49.0f, "Combined"},
+                {75, 40.0f, ""}};
+  v.tail = "end";
+  return v;
+}
+
+TEST(CompactShortForm, GoldenBytesOfAShortAndAWideRun) {
+  // The bytes do not depend on how they are read; both decode to the value.
+  const compact_test::Reading small{30, 35.9f, "Urban"};
+  EXPECT_EQ(to_hex(encode<compact>(small)), "1e" "9a990f42" "05" "557262616e");
+  expect_round_trip<compact>(small);
+  const compact_test::Reading wide{300, 35.9f, "Urban"};
+  EXPECT_EQ(to_hex(encode<compact>(wide)), "ac02" "9a990f42" "05" "557262616e");
+  expect_round_trip<compact>(wide);
+}
+
+TEST(CompactShortForm, EachVarintWideInTurn) {
+  // Every varint short, each one wide alone, and all wide: each short-form
+  // read (the elements, the readings' runs) succeeds or gives up in turn.
+  const compact_test::Logged reused = make_logged(0x2AA);
+  for (unsigned k = 0; k <= 12; ++k) {
+    const std::uint64_t wide = k == 0 ? 0 : k == 12 ? 0x7FF : std::uint64_t{1} << (k - 1);
+    SCOPED_TRACE(wide);
+    const compact_test::Logged value = make_logged(wide);
+    const std::vector<std::byte> bytes = expect_round_trip<compact>(value);
+    ASSERT_EQ(to_hex(encode<compact>(compact_test::plain(value))), to_hex(bytes));
+    expect_same_as_plain(bytes, compact_test::Logged{});
+    expect_same_as_plain(bytes, reused); // into elements that exist already
+  }
+  for (const std::uint32_t id : {0u, 127u, 128u, 16383u, 16384u, 0xFFFFFFFFu}) {
+    SCOPED_TRACE(id);
+    const compact_test::Counted value{2.5, id, true, "long enough"};
+    const auto bytes = expect_round_trip<compact>(value);
+    ASSERT_EQ(to_hex(encode<compact>(compact_test::plain(value))), to_hex(bytes));
+    expect_same_as_plain(bytes, compact_test::Counted{1.0, 5, false, "before"});
+  }
+}
+
+TEST(CompactShortForm, HostileBytesEndAsTheOrdinaryRead) {
+  // A target that already holds other values and other counts, so a failure
+  // that left a field written by an abandoned short-form pass would show.
+  compact_test::Logged before = make_logged(0x55);
+  before.steps.resize(5);
+  before.tail = "previous";
+  for (std::uint64_t wide : {0x000ULL, 0x454ULL, 0x7FFULL}) {
+    SCOPED_TRACE(wide);
+    expect_hostile_same_as_plain(make_logged(wide), before);
+    expect_hostile_same_as_plain(make_logged(wide), compact_test::Logged{});
+  }
+  expect_hostile_same_as_plain(compact_test::Reading{30, 1.0f, "ab"}, compact_test::Reading{});
+  expect_hostile_same_as_plain(compact_test::Flagged{true, Ranged::high, false, 2.0f, "f"},
+                               compact_test::Flagged{false, Ranged::low, true, 9.0f, "old"});
+  // (Messages at least as long as the run's largest encoding: shorter ones
+  // are read field by field, without a run.)
+  expect_hostile_same_as_plain(compact_test::Counted{0.5, 9, true, "count"},
+                               compact_test::Counted{7.0, 7, false, "old"});
+  expect_hostile_same_as_plain(compact_test::Counted{0.5, 90000, true, "count"},
+                               compact_test::Counted{});
+  expect_hostile_same_as_plain(std::vector<compact_test::Step>{{1, 1}, {300, 2}, {3, 3}},
+                               std::vector<compact_test::Step>(2));
+}
+
+TEST(CompactShortForm, ValueChecksInsideTheRunReportTheirOffset) {
+  // A bad bool or an enum out of range before or after the one varint: the
+  // short-form pass gives up there and the ordinary read reports it, at its
+  // byte, whether the varint took one byte or more.
+  auto expect_refused = [](std::vector<std::byte> bytes, std::size_t at, std::byte bad) {
+    bytes[at] = bad;
+    BufferView view(bytes);
+    compact_test::Flagged out;
+    EXPECT_FALSE(deserialize<compact>(view, out)) << to_hex(bytes);
+    EXPECT_EQ(view.last_error(), (error{errc::invalid_value, at})) << to_hex(bytes);
+    EXPECT_EQ(view.read_position(), 0u);
+  };
+  const auto flagged = encode<compact>(compact_test::Flagged{true, Ranged::high, true, 0.5f, "n"});
+  ASSERT_EQ(to_hex(flagged), "01" "03" "01" "0000003f" "01" "6e");
+  expect_refused(flagged, 0, std::byte{2}); // before the varint
+  expect_refused(flagged, 1, std::byte{4}); // the varint itself: out of range
+  expect_refused(flagged, 1, std::byte{0}); // and below it
+  expect_refused(flagged, 2, std::byte{2}); // after it
+  std::vector<std::byte> wide = flagged;    // the level as a two-byte varint: refused too
+  wide[1] = std::byte{0x83};
+  wide.insert(wide.begin() + 2, std::byte{0x00});
+  BufferView view(wide);
+  compact_test::Flagged out;
+  EXPECT_FALSE(deserialize<compact>(view, out));
+  EXPECT_EQ(view.last_error(), (error{errc::invalid_value, 1}));
+
+  auto counted = encode<compact>(compact_test::Counted{1.0, 300, true, "abc"});
+  ASSERT_EQ(to_hex(counted), "000000000000f03f" "ac02" "01" "03616263");
+  counted[10] = std::byte{7};
+  BufferView after_wide(counted);
+  compact_test::Counted c;
+  EXPECT_FALSE(deserialize<compact>(after_wide, c));
+  EXPECT_EQ(after_wide.last_error(), (error{errc::invalid_value, 10}));
+}
+
+TEST(CompactShortForm, WhichRunsAndElementsTakeIt) {
+  // One varint in a run or a struct element: read in short form first.
+  // None (native, portable), or several (a Car's leading run, a Monster's
+  // stats), or a lone varint element: read once, the ordinary way.
+  using detail::shape;
+  static_assert(shape<compact, compact_test::Step>::varying_leaves() == 1);
+  static_assert(shape<compact, compact_test::Mark>::varying_leaves() == 1);
+  static_assert(shape<compact, compact_test::Flagged>::varying_leaves() == 1);
+  static_assert(shape<compact, compact_test::Counted>::varying_leaves() == 1);
+  static_assert(shape<compact, workloads::Acceleration>::varying_leaves() == 1);
+  static_assert(shape<compact, workloads::Engine>::varying_leaves() == 2);
+  static_assert(shape<compact, workloads::Tick>::varying_leaves() == 3);
+  static_assert(shape<compact, std::uint32_t[4]>::varying_leaves() == 4);
+  static_assert(shape<compact, std::array<std::uint32_t, 4>>::varying_leaves() == 2); // a codec
+  static_assert(shape<portable, compact_test::Step>::varying_leaves() == 0);
+  static_assert(shape<native, workloads::Tick>::varying_leaves() == 0);
+  SUCCEED();
 }
 
 } // namespace

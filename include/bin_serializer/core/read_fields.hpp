@@ -14,7 +14,8 @@
 // scalars, block copies, C and std arrays and structs made of those, chrono
 // values and bitsets; so do bounded members whose size the library computes
 // (a varint, an optional of a scalar), counted at their largest, after which
-// the input advances by what they took. Anything else, user codecs included,
+// the input advances by what they took (such a run is read in short form
+// first: cursor/run_reader.hpp). Anything else, user codecs included,
 // is decoded as before. When the input holds fewer bytes than the run's
 // largest encoding, the fields are decoded one by one, so the error and its
 // offset are exactly those of the field that does not fit.
@@ -48,6 +49,16 @@ consteval bool run_needs_checks() {
   return []<std::size_t... J>(std::index_sequence<J...>) {
     return !(presizable<Opts, std::remove_cvref_t<std::tuple_element_t<Begin + J, Tuple>>>() &&
              ...);
+  }(std::make_index_sequence<End - Begin>{});
+}
+
+// How many leaves of varying size the fields [Begin, End) hold.
+template <options Opts, class Tuple, std::size_t Begin, std::size_t End>
+consteval std::size_t run_varying_leaves() {
+  return []<std::size_t... J>(std::index_sequence<J...>) {
+    return (
+        shape<Opts, std::remove_cvref_t<std::tuple_element_t<Begin + J, Tuple>>>::varying_leaves() +
+        ... + 0);
   }(std::make_index_sequence<End - Begin>{});
 }
 
@@ -89,10 +100,10 @@ BIN_SERIALIZER_INLINE bool read_run(R& r, Tuple& fields) {
     // Not all there: field by field, for the exact error.
     ok = read_indexed(r, fields, typename run::indices{});
   } else {
-    const std::size_t at = r.position();
-    using run_reader_t =
-        run_reader<R, run_needs_checks<R::opts, Tuple, First, First + run::count>()>;
     if constexpr (run::exact) {
+      const std::size_t at = r.position();
+      using run_reader_t =
+          run_reader<R, run_needs_checks<R::opts, Tuple, First, First + run::count>()>;
       const std::byte* p = r.take(run::bytes);
       run_reader_t rr(r, p, run::bytes, at);
       // The sizes are the codecs' own; a mismatch would be a library bug,
@@ -101,10 +112,20 @@ BIN_SERIALIZER_INLINE bool read_run(R& r, Tuple& fields) {
            (rr.finished() || r.fail(errc::invalid_value, rr.position()));
     } else {
       // Fields of varying size: the input moves on by what they took.
-      ok = read_present<run_needs_checks<R::opts, Tuple, First, First + run::count>()>(
-          r, run::bytes, [&](run_reader_t& rr) BIN_SERIALIZER_LAMBDA_INLINE {
-            return read_span<Layout, run_reader_t, Tuple, First, First + run::count>(rr, fields);
-          });
+      constexpr bool checks = run_needs_checks<R::opts, Tuple, First, First + run::count>();
+      auto span = [&]<class RR>(RR& rr) BIN_SERIALIZER_LAMBDA_INLINE {
+        return read_span<Layout, RR, Tuple, First, First + run::count>(rr, fields);
+      };
+      if constexpr (run_varying_leaves<R::opts, Tuple, First, First + run::count>() == 1)
+        // A run with one varint (a code, a speed next to floats) is read in
+        // short form first (cursor/run_reader.hpp): when it takes one byte,
+        // every field and what follows sit at constant offsets. With more,
+        // the chance that one is wide grows and each abandoned pass costs
+        // the fields before it (a Monster's two 16-bit stats, a Car's ids,
+        // timestamps and engine figures): those runs are read once.
+        ok = read_short_first<checks>(r, run::bytes, span);
+      else
+        ok = read_present<checks>(r, run::bytes, span);
     }
   }
   // One call site for the fields after the run, so they are inlined once.

@@ -14,6 +14,10 @@
 //   bounded(), max_size()     whether every T fits a constant; the constant
 //   run_size()                bytes of a T inside a run of fixed-size fields
 //                             (core/run_layout.hpp), 0 if it cannot join one
+//   varying_leaves()          how many leaves of a bounded T vary in size
+//                             (compact's varints; a codec's count as 2, not
+//                             known): a run or an element with exactly one is
+//                             read in short form first (cursor/run_reader.hpp)
 //   object_bytes()            whether T's encoding is its object bytes and
 //                             decoding accepts any such bytes (one copy each
 //                             way: runs, vectors); writes_object_bytes() the
@@ -166,6 +170,7 @@ struct shape_of {
   static consteval std::size_t max_size() { return 0; }
   static consteval std::size_t min_size() { return 0; } // diagnosed where a value is encoded
   static consteval std::size_t run_size() { return 0; }
+  static consteval std::size_t varying_leaves() { return 0; }
   static consteval bool presizable() { return false; }
   static consteval bool object_bytes() { return false; }
   static consteval bool writes_object_bytes() { return false; }
@@ -230,6 +235,11 @@ struct shape_of<Opts, T, category::codec> {
       return sizeof(T); // the encoding is the object's bytes (chrono)
     else
       return std::size_t{0}; // a codec we know nothing about might write nothing
+  }
+  // Whatever a codec holds inside is not known here: a size that varies
+  // counts as more than one.
+  static consteval std::size_t varying_leaves() {
+    return bounded() && min_size() != max_size() ? 2 : 0;
   }
   static consteval std::size_t run_size() {
     if constexpr (codec_is_object_bytes<Opts, T>())
@@ -321,6 +331,7 @@ struct shape_of<Opts, T, category::bulk> {
   static consteval std::size_t max_size() { return sizeof(T); }
   static consteval std::size_t min_size() { return sizeof(T); }
   static consteval std::size_t run_size() { return sizeof(T); }
+  static consteval std::size_t varying_leaves() { return 0; }
   static consteval bool presizable() { return !outline_element<T>; }
   // Unless it holds bools or ranged enums to check (core/validate.hpp).
   static consteval bool object_bytes() { return !validates() && !contains_refused<T>(); }
@@ -406,6 +417,7 @@ struct shape_of<Opts, T, category::scalar> {
   static consteval std::size_t min_size() { return F::template scalar_min<T>; }
   // A variable-length leaf (compact's varints) cannot join a run.
   static consteval std::size_t run_size() { return min_size() == max_size() ? max_size() : 0; }
+  static consteval std::size_t varying_leaves() { return min_size() == max_size() ? 0 : 1; }
   static consteval bool presizable() { return true; }
   static consteval bool object_bytes() { return false; } // the format encodes it
   static consteval bool writes_object_bytes() { return false; }
@@ -454,6 +466,9 @@ struct shape_of<Opts, T, category::array> {
   static consteval std::size_t max_size() { return std::extent_v<T> * element::max_size(); }
   static consteval std::size_t min_size() { return std::extent_v<T> * element::min_size(); }
   static consteval std::size_t run_size() { return std::extent_v<T> * element::run_size(); }
+  static consteval std::size_t varying_leaves() {
+    return std::extent_v<T> * element::varying_leaves();
+  }
   static consteval bool presizable() {
     if constexpr (outline_element<T>)
       return false;
@@ -520,6 +535,9 @@ struct fields_shape {
   static consteval bool bounded() { return (shape<Opts, Fs>::bounded() && ...); }
   static consteval std::size_t max_size() { return (shape<Opts, Fs>::max_size() + ... + 0); }
   static consteval std::size_t min_size() { return (shape<Opts, Fs>::min_size() + ... + 0); }
+  static consteval std::size_t varying_leaves() {
+    return (shape<Opts, Fs>::varying_leaves() + ... + 0);
+  }
   static consteval bool presizable() { return (shape<Opts, Fs>::presizable() && ...); }
   static consteval std::size_t run_size() {
     if constexpr (sizeof...(Fs) == 0) {
@@ -568,6 +586,7 @@ struct shape_of<Opts, T, C> {
   static consteval std::size_t max_size() { return fields::max_size(); }
   static consteval std::size_t min_size() { return fields::min_size(); }
   static consteval std::size_t run_size() { return fields::run_size(); }
+  static consteval std::size_t varying_leaves() { return fields::varying_leaves(); }
   static consteval bool presizable() {
     if constexpr (outline_element<T>)
       return false;
@@ -645,6 +664,7 @@ struct shape_of<Opts, T, category::evolvable> {
   static consteval std::size_t max_size() { return evolvable_prefix_bytes + fields::max_size(); }
   static consteval std::size_t min_size() { return evolvable_prefix_bytes; }
   static consteval std::size_t run_size() { return 0; }
+  static consteval std::size_t varying_leaves() { return 0; } // never in a run or bounded element
   static consteval bool presizable() {
     if constexpr (outline_element<T> || !has_visible_fields<T>)
       return false;

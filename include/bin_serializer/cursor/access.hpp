@@ -31,4 +31,16 @@ BIN_SERIALIZER_INLINE bool has_room(const R& r, std::size_t n) noexcept {
     return n <= r.remaining();
 }
 
+// Whether r is a short-form reader (cursor/run_reader.hpp): one over bytes
+// in which every leaf of varying size must take its fewest bytes. A format
+// then decodes such a leaf only in that form, else it returns false and
+// records nothing (the caller decodes the same bytes again the ordinary way).
+template <class R>
+consteval bool short_form() {
+  if constexpr (requires { requires R::short_form; })
+    return true;
+  else
+    return false;
+}
+
 } // namespace bin_serializer::detail

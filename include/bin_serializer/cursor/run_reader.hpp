@@ -2,6 +2,16 @@
 // fields (core/read_fields.hpp) and a container's bounded elements
 // (std/codec_support.hpp) are decoded through after one bounds check, so the
 // reads inside check nothing more and the cursor stays in a register.
+//
+// In a format whose leaves vary in size (compact's varints) the same bytes
+// are first read in short form: every such leaf must take its fewest bytes
+// (a one-byte varint), so each field lies at a constant offset from the
+// run's start and the cursor moves by a constant. What follows the run (a
+// string's length, the next element) is then read at a fixed offset instead
+// of waiting on each varint's length, and the compiler folds the cursor's
+// steps into addressing. A leaf that takes more ends the short-form pass
+// without recording anything; the run is read again the ordinary way, which
+// also reports any error with its offset.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +20,7 @@
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
+#include "../format/format.hpp"
 #include "access.hpp"
 #include "copy.hpp"
 #include "reader.hpp"
@@ -23,12 +34,14 @@ namespace bin_serializer::detail {
 // only of types whose sizes the library computes (presizable) cannot read
 // past their end, so only debug builds check them; a run holding a user
 // codec's exact_size is checked every time.
-template <class Outer, bool Checked = true>
+// Short: the short-form pass (above); its failures are not recorded.
+template <class Outer, bool Checked = true, bool Short = false>
 class run_reader {
 public:
   static constexpr options opts = Outer::opts;
   static constexpr bool contiguous = true;
   static constexpr bool in_run = true;
+  static constexpr bool short_form = Short;
 
   BIN_SERIALIZER_INLINE run_reader(Outer& outer, const std::byte* p, std::size_t n,
                                    std::size_t at) noexcept
@@ -70,6 +83,9 @@ public:
     return at_ + static_cast<std::size_t>(cur_ - start_);
   }
   [[nodiscard]] bool finished() const noexcept { return cur_ == end_; }
+  // Moves the cursor to p, the end of what a short-form reader over the bytes
+  // from here on has read (read_short_first below).
+  BIN_SERIALIZER_INLINE void advance_to(const std::byte* p) noexcept { cur_ = p; }
   [[nodiscard]] BIN_SERIALIZER_INLINE const std::byte* cursor() const noexcept { return cur_; }
   // Whether n more bytes are present: known without looking when the run's
   // largest encoding was checked once for all (has_room in reader.hpp).
@@ -84,7 +100,15 @@ private:
   }
 
 public:
-  bool fail(errc code, std::size_t at) noexcept { return outer_.fail(code, at); }
+  bool fail(errc code, std::size_t at) noexcept {
+    if constexpr (Short) {
+      (void)code; // the ordinary pass that follows reports it
+      (void)at;
+      return false;
+    } else {
+      return outer_.fail(code, at);
+    }
+  }
 
 private:
   Outer& outer_;
@@ -94,8 +118,8 @@ private:
   std::size_t at_;
 };
 
-template <class Outer, bool Checked>
-inline constexpr bool is_reader_v<run_reader<Outer, Checked>> = true;
+template <class Outer, bool Checked, bool Short>
+inline constexpr bool is_reader_v<run_reader<Outer, Checked, Short>> = true;
 
 // Whether bytes read from R can be checked once and then read through a
 // run_reader: a contiguous reader that is not one already, and that takes
@@ -114,6 +138,22 @@ BIN_SERIALIZER_INLINE bool read_present(R& r, std::size_t bytes, F&& f) {
   const bool ok = f(rr);
   r.advance_to(rr.cursor()); // the run's cursor as it is: nothing on the chain
   return ok;
+}
+
+// The same bytes read first in short form, when r's format has leaves of
+// varying size: f(short-form reader), and if that fails, f(ordinary reader).
+// f is called with both reader types (a generic lambda). r moves on only by
+// what the pass that succeeded took; a failure is the ordinary pass's.
+template <bool Checked, class R, class F>
+BIN_SERIALIZER_INLINE bool read_short_first(R& r, std::size_t bytes, F&& f) {
+  if constexpr (format_of<R::opts>::sizes_vary) {
+    run_reader<R, Checked, true> rs(r, take_counted(r, 0), bytes, r.position());
+    if (f(rs)) [[likely]] {
+      r.advance_to(rs.cursor());
+      return true;
+    }
+  }
+  return read_present<Checked>(r, bytes, f);
 }
 
 } // namespace bin_serializer::detail

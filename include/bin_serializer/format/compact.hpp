@@ -378,7 +378,17 @@ BIN_SERIALIZER_INLINE bool load_longest(R& r, const std::byte* p, U& out) noexce
 // first byte for a varint that is too long, out of range or not the shortest.
 template <class U, bool Wide = true, class R>
 BIN_SERIALIZER_INLINE bool load(R& r, U& out) noexcept {
-  if constexpr (R::contiguous) {
+  if constexpr (short_form<R>()) {
+    // A short-form pass (cursor/run_reader.hpp): one byte or nothing. The
+    // room was proven for the run (the test folds away), except in debug
+    // builds and runs holding a user codec, which check.
+    const std::byte* p = take_counted(r, 0);
+    if (!has_room(r, 1) || static_cast<unsigned>(p[0]) >= 0x80) [[unlikely]]
+      return false; // not recorded: the ordinary pass reads it again
+    out = static_cast<U>(p[0]);
+    (void)take_counted(r, 1);
+    return true;
+  } else if constexpr (R::contiguous) {
     // The cursor moves only on success: a failure's offset is position().
     const std::byte* p = take_counted(r, 0); // the cursor
     if (has_room(r, 1) && static_cast<unsigned>(p[0]) < 0x80) [[likely]] {

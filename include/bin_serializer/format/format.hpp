@@ -29,7 +29,12 @@
 //   store_slack            how far past the end of its encoding a store may
 //                          write at most (0 for exact stores); serialize()
 //                          reserves that much beyond the message
-//   load_scalar(r, v)      decode from a reader (failure recorded in r)
+//   load_scalar(r, v)      decode from a reader (failure recorded in r).
+//                          A format whose sizes vary also decodes through
+//                          short-form readers (detail::short_form<R>(),
+//                          cursor/run_reader.hpp): there each leaf must take
+//                          its fewest bytes, or the load returns false
+//                          without recording anything
 //   length_min, length_max, length_size(n), store_length(p, n), load_length(r, v)
 //                          the same for length and count prefixes
 //   short_length_bound, short_length(p, v)   (optional)

@@ -267,6 +267,28 @@ BIN_SERIALIZER_INLINE bool read_elements(R& r, std::size_t count, F&& f) {
   return f(r);
 }
 
+// One element, from the reader read_elements hands f. Through a run_reader
+// (its elements' largest encodings all present), a struct element with one
+// varint is read in short form first (cursor/run_reader.hpp): a vector of
+// {varint, float} pairs then steps by a constant per element. If that fails,
+// the ordinary read of the same bytes decides and reports. (A lone varint
+// gains nothing from it; with more than one varint, the pass is abandoned
+// too often: core/read_fields.hpp.)
+template <class In, class T>
+BIN_SERIALIZER_INLINE bool read_element(In& in, T& element) {
+  if constexpr (requires { In::in_run; } && !short_form<In>() &&
+                bounded_element_max<In::opts, T>() != 0 &&
+                category_of<In::opts, T>() != category::scalar &&
+                shape<In::opts, T>::varying_leaves() == 1) {
+    run_reader<In, false, true> s(in, take_counted(in, 0), in.remaining(), in.position());
+    if (::bin_serializer::deserialize_field(s, element)) [[likely]] {
+      in.advance_to(s.cursor());
+      return true;
+    }
+  }
+  return ::bin_serializer::deserialize_field(in, element);
+}
+
 // Reads `count` elements one by one, appending each with emplace_back() and
 // decoding into it. On failure the container keeps what was decoded.
 template <class R, class Seq>
@@ -276,7 +298,7 @@ BIN_SERIALIZER_INLINE bool read_appending(R& r, Seq& seq, std::size_t count) {
   return read_elements<E>(r, count, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
     for (std::size_t i = 0; i < count; ++i) {
       seq.emplace_back();
-      if (!::bin_serializer::deserialize_field(in, seq.back())) return false;
+      if (!read_element(in, seq.back())) return false;
     }
     return true;
   });

@@ -81,7 +81,7 @@ struct codec<std::vector<T, A>> {
             // loop's final cursor with a division).
             T* e = elements;
             for (std::size_t left = reuse; left != 0; --left, ++e)
-              if (!::bin_serializer::deserialize_field(in, *e)) [[unlikely]] {
+              if (!sc::read_element(in, *e)) [[unlikely]] {
                 failed = e;
                 return false;
               }
