@@ -14,8 +14,8 @@
 // scalars, block copies, C and std arrays and structs made of those, chrono
 // values and bitsets; so do bounded members whose size the library computes
 // (a varint, an optional of a scalar), counted at their largest, after which
-// the input advances by what they took (such a run is read in short form
-// first: cursor/run_reader.hpp). Anything else, user codecs included,
+// the input advances by what they took (one with a single varint is read in
+// short form first: cursor/run_reader.hpp). Anything else, user codecs included,
 // is decoded as before. When the input holds fewer bytes than the run's
 // largest encoding, the fields are decoded one by one, so the error and its
 // offset are exactly those of the field that does not fit.

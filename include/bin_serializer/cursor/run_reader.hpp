@@ -3,15 +3,16 @@
 // (std/codec_support.hpp) are decoded through after one bounds check, so the
 // reads inside check nothing more and the cursor stays in a register.
 //
-// In a format whose leaves vary in size (compact's varints) the same bytes
-// are first read in short form: every such leaf must take its fewest bytes
-// (a one-byte varint), so each field lies at a constant offset from the
-// run's start and the cursor moves by a constant. What follows the run (a
-// string's length, the next element) is then read at a fixed offset instead
-// of waiting on each varint's length, and the compiler folds the cursor's
-// steps into addressing. A leaf that takes more ends the short-form pass
-// without recording anything; the run is read again the ordinary way, which
-// also reports any error with its offset.
+// In a format whose leaves vary in size (compact's varints), a run or an
+// element holding exactly one such leaf is first read in short form
+// (core/read_fields.hpp, std/codec_support.hpp decide which): the leaf must
+// take its fewest bytes (a one-byte varint), so each field lies at a constant
+// offset from the run's start and the cursor moves by a constant. What
+// follows the run (a string's length, the next element) is then read at a
+// fixed offset instead of waiting on the varint's length, and the compiler
+// folds the cursor's steps into addressing. A leaf that takes more ends the
+// short-form pass without recording anything; the run is read again the
+// ordinary way, which also reports any error with its offset.
 #pragma once
 
 #include <cstddef>
