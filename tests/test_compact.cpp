@@ -200,50 +200,28 @@ inline PlainCounted plain(const Counted& c) { return {{c.x}, {c.id}, {c.after}, 
 inline Counted unplain(const PlainCounted& c) { return {c.x.v, c.id.v, c.after.v, c.note}; }
 inline PlainReading plain(const Reading& r) { return {{r.speed}, {r.mpg}, r.note}; }
 inline Reading unplain(const PlainReading& r) { return {r.speed.v, r.mpg.v, r.note}; }
-template <class C>
-auto map_each(const C& in, auto f) {
-  using E = decltype(f(*in.begin()));
-  typename std::conditional_t<
-      std::is_same_v<C, std::list<typename C::value_type>>, std::list<E>,
-      std::conditional_t<std::is_same_v<C, std::deque<typename C::value_type>>, std::deque<E>,
-                         std::vector<E>>>
-      out;
-  for (const auto& e : in) out.push_back(f(e));
+// A container of them (vector, deque, list), element by element.
+template <template <class...> class C, class E, class A>
+auto plain(const C<E, A>& in) {
+  C<decltype(plain(in.front()))> out;
+  for (const E& e : in) out.push_back(plain(e));
+  return out;
+}
+template <template <class...> class C, class E, class A>
+auto unplain(const C<E, A>& in) {
+  C<decltype(unplain(in.front()))> out;
+  for (const E& e : in) out.push_back(unplain(e));
   return out;
 }
 inline PlainLogged plain(const Logged& l) {
-  auto p = [](const auto& e) { return plain(e); };
-  return {{l.id},
-          {l.on},
-          {l.level},
-          {l.four},
-          plain(l.first),
-          {l.when},
-          map_each(l.steps, p),
-          map_each(l.marks, p),
-          map_each(l.queued, p),
-          map_each(l.readings, p),
+  return {{l.id},   {l.on},         {l.level},      {l.four},        plain(l.first),
+          {l.when}, plain(l.steps), plain(l.marks), plain(l.queued), plain(l.readings),
           l.tail};
 }
 inline Logged unplain(const PlainLogged& l) {
-  auto u = [](const auto& e) { return unplain(e); };
-  return {l.id.v,
-          l.on.v,
-          l.level.v,
-          l.four.v,
-          unplain(l.first),
-          l.when.v,
-          map_each(l.steps, u),
-          map_each(l.marks, u),
-          map_each(l.queued, u),
-          map_each(l.readings, u),
+  return {l.id.v,   l.on.v,           l.level.v,        l.four.v,          unplain(l.first),
+          l.when.v, unplain(l.steps), unplain(l.marks), unplain(l.queued), unplain(l.readings),
           l.tail};
-}
-inline std::vector<PlainStep> plain(const std::vector<Step>& v) {
-  return map_each(v, [](const Step& s) { return plain(s); });
-}
-inline std::vector<Step> unplain(const std::vector<PlainStep>& v) {
-  return map_each(v, [](const PlainStep& s) { return unplain(s); });
 }
 
 } // namespace compact_test

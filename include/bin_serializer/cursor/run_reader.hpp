@@ -21,7 +21,6 @@
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
-#include "../format/format.hpp"
 #include "access.hpp"
 #include "copy.hpp"
 #include "reader.hpp"
@@ -141,20 +140,24 @@ BIN_SERIALIZER_INLINE bool read_present(R& r, std::size_t bytes, F&& f) {
   return ok;
 }
 
-// The same bytes read first in short form, when r's format has leaves of
-// varying size: f(short-form reader), and if that fails, f(ordinary reader).
-// f is called with both reader types (a generic lambda). r moves on only by
-// what the pass that succeeded took; a failure is the ordinary pass's.
+// The short-form pass over the next `bytes` bytes of r (known to be there):
+// f(short-form reader); r moves on by what it took only if it succeeded,
+// else r is as it was and nothing is recorded.
+template <bool Checked, class R, class F>
+BIN_SERIALIZER_INLINE bool try_short_form(R& r, std::size_t bytes, F&& f) {
+  run_reader<R, Checked, true> rs(r, take_counted(r, 0), bytes, r.position());
+  if (!f(rs)) [[unlikely]]
+    return false;
+  r.advance_to(rs.cursor());
+  return true;
+}
+
+// The same bytes read first in short form, then, if that fails, through an
+// ordinary run_reader (read_present), which decides and reports. f is called
+// with both reader types (a generic lambda).
 template <bool Checked, class R, class F>
 BIN_SERIALIZER_INLINE bool read_short_first(R& r, std::size_t bytes, F&& f) {
-  if constexpr (format_of<R::opts>::sizes_vary) {
-    run_reader<R, Checked, true> rs(r, take_counted(r, 0), bytes, r.position());
-    if (f(rs)) [[likely]] {
-      r.advance_to(rs.cursor());
-      return true;
-    }
-  }
-  return read_present<Checked>(r, bytes, f);
+  return try_short_form<Checked>(r, bytes, f) || read_present<Checked>(r, bytes, f);
 }
 
 } // namespace bin_serializer::detail

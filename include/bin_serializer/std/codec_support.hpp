@@ -280,11 +280,10 @@ BIN_SERIALIZER_INLINE bool read_element(In& in, T& element) {
                 bounded_element_max<In::opts, T>() != 0 &&
                 category_of<In::opts, T>() != category::scalar &&
                 shape<In::opts, T>::varying_leaves() == 1) {
-    run_reader<In, false, true> s(in, take_counted(in, 0), in.remaining(), in.position());
-    if (::bin_serializer::deserialize_field(s, element)) [[likely]] {
-      in.advance_to(s.cursor());
+    if (try_short_form<false>(in, in.remaining(), [&](auto& s) BIN_SERIALIZER_LAMBDA_INLINE {
+          return ::bin_serializer::deserialize_field(s, element);
+        })) [[likely]]
       return true;
-    }
   }
   return ::bin_serializer::deserialize_field(in, element);
 }
