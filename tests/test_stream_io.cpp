@@ -217,6 +217,38 @@ TEST(StreamIo, RefillKeepsTheOpenValuesBytes) {
   EXPECT_EQ(again, 77u);
 }
 
+// A length prefix that claims about a block's worth: the declared string
+// plus its prefix exceeds the block, but the source holds only 18 bytes, all
+// of them still in the block. The reader used to give up the value's start
+// when the claim was between N - 8 and N - 1 characters (8,191 with the
+// default block: position 8, in_sync() false) while every other claim
+// rewound. Every declared length around the block size, for three block
+// sizes, must rewind to the string's first byte.
+template <std::size_t N>
+void expect_rewind_around_block_size() {
+  for (std::uint64_t declared = N - 40; declared <= N + 40; ++declared) {
+    bs::Buffer buf;
+    ASSERT_TRUE(bs::serialize(buf, declared));
+    std::string bytes = bytes_of(buf) + "0123456789"; // 18 bytes in all
+    std::istringstream is(bytes);
+    bs::basic_istream_reader<N> r(is);
+    std::string s;
+    EXPECT_FALSE(bs::deserialize(r, s)) << N << " " << declared;
+    EXPECT_EQ(r.last_error(), (bs::error{errc::truncated, 8})) << N << " " << declared;
+    EXPECT_EQ(r.read_position(), 0u) << N << " " << declared;
+    EXPECT_TRUE(r.in_sync()) << N << " " << declared;
+    std::uint64_t prefix = 0;
+    ASSERT_TRUE(bs::deserialize(r, prefix)) << N << " " << declared;
+    EXPECT_EQ(prefix, declared);
+  }
+}
+
+TEST(StreamIo, ClaimAroundTheBlockSizeRewindsToTheValue) {
+  expect_rewind_around_block_size<64>();
+  expect_rewind_around_block_size<4096>();
+  expect_rewind_around_block_size<8192>();
+}
+
 // The documented limit: a value whose bytes exceed the block cannot be
 // rewound, and the reader says so.
 TEST(StreamIo, ValueLargerThanTheBlockCannotRewindAndSaysSo) {

@@ -102,12 +102,13 @@ private:
 
 // read_position()/seek() let deserialize() rewind after a failure. The exact
 // rule: a failed deserialize() leaves the read position at the value's first
-// byte whenever the value's bytes read so far plus the read that failed fit
-// in the block (N bytes). This covers a length prefix that claims more than
-// the block holds (or than the source has): the bytes the source did deliver
-// are put back into the block. Only a value whose bytes really exceed N
-// cannot be rewound; the position is then past the bytes consumed and
-// in_sync() is false until the next successful seek().
+// byte whenever the bytes the source delivered from that byte on fit in the
+// block (N bytes), whatever a length prefix claimed: a claim of more than the
+// block, or than the source has, reads into the block (or puts the delivered
+// bytes back into it) before giving up the value's start. Only a value whose
+// delivered bytes really exceed N cannot be rewound; the position is then
+// past the bytes consumed and in_sync() is false until the next successful
+// seek().
 //
 // deserialize() brackets each value with begin_value() / end_value(): while a
 // value is open, the block keeps every byte from its start (compaction never
@@ -237,25 +238,35 @@ private:
   // input or on error.
   bool refill(std::size_t want) noexcept {
     if (failed_) return false;
-    const std::size_t have = tail_ - head_;
     // Compact only when the block has no room after its tail: bytes already
     // read stay seekable (deserialize() rewinds to a failed value's start).
-    if (N - tail_ < want - have) {
-      std::size_t keep = keep_from();
-      if (keep != head_ && tail_ - keep + (want - have) > N) {
-        keep = head_; // the value outgrows the block: give up its start
+    if (N - tail_ < want - (tail_ - head_)) {
+      compact(keep_from());
+      const std::size_t room = N - tail_;
+      if (room < want - (tail_ - head_)) {
+        // The open value outgrows the block. Fill the block first: if the
+        // source ends before it is full, the value's start is still here and
+        // deserialize() can rewind; only once it is full is the start given
+        // up (every byte filled is needed by this read).
+        if (room != 0 && !take(room, room)) return false;
+        compact(head_);
         pin_kept_ = false;
       }
-      compact(keep);
     }
+    return take(want - (tail_ - head_), N - tail_) && tail_ - head_ >= want;
+  }
+
+  // Appends at least min (if the source has them) and at most max bytes to
+  // the block; false when fewer than min arrived.
+  bool take(std::size_t min, std::size_t max) noexcept {
     bool failed = false;
-    const std::size_t got = source_.get(block_ + tail_, want - have, N - tail_, failed);
+    const std::size_t got = source_.get(block_ + tail_, min, max, failed);
     tail_ += got;
     if (failed) {
       failed_ = true;
       err_ = {errc::io_error, read_position()};
     }
-    return tail_ - head_ >= want;
+    return got >= min;
   }
 
   bool fail(bool io, std::size_t at) noexcept {

@@ -23,12 +23,12 @@
 //     a Buffer first and write its bytes() in one call. After an io_error the
 //     writer stays failed.
 //   - reader: a failed deserialize() leaves the read position at the value's
-//     first byte whenever the value's bytes up to the failure fit in the
-//     block (N bytes), even when a length prefix claims more than the block
-//     or the input holds. Only a value whose bytes really exceed N cannot be
-//     rewound: the position is then inside it and in_sync() returns false
-//     (until a successful seek()). Either way the input is bad at that
-//     point: only framing lets a reader resynchronise.
+//     first byte whenever the bytes the stream delivered from there fit in
+//     the block (N bytes), whatever length a prefix claims. Only a value
+//     whose delivered bytes really exceed N cannot be rewound: the position
+//     is then inside it and in_sync() returns false (until a successful
+//     seek()). Either way the input is bad at that point: only framing lets
+//     a reader resynchronise.
 #pragma once
 
 #include <cstddef>
