@@ -294,11 +294,13 @@ TEST(Evolution, HostileBodyLengthsAndCounts) {
   EXPECT_EQ(decode_fails<ConfigV1>("ffffffff" "02000000" "07000000"),
             (bs::error{errc::truncated, 0}));
   // Field count below the reader's first version / not a version boundary.
+  // The error gives the reader's field count and the input's.
   EXPECT_EQ(decode_fails<ConfigV2>("04000000" "01000000" "07000000"),
-            (bs::error{errc::schema_mismatch, 4}));
+            bs::error::schema(4, bs::mismatch::field_count, 4, 1));
   EXPECT_EQ(decode_fails<ConfigV2>("0e000000" "03000000" "07000000" "0200000000000000" "6162"),
-            (bs::error{errc::schema_mismatch, 4}));
-  EXPECT_EQ(decode_fails<ConfigV1>("00000000" "00000000"), (bs::error{errc::schema_mismatch, 4}));
+            bs::error::schema(4, bs::mismatch::field_count, 4, 3));
+  EXPECT_EQ(decode_fails<ConfigV1>("00000000" "00000000"),
+            bs::error::schema(4, bs::mismatch::field_count, 2, 0));
   // Body shorter than the fields: the name runs past the body's end.
   EXPECT_EQ(decode_fails<ConfigV1>("0d000000" "02000000" "07000000" "0200000000000000" "6162"),
             (bs::error{errc::invalid_value, 21}));

@@ -138,15 +138,53 @@ std::vector<std::byte> framed_person(bool port = false) {
 
 TEST(Message, SchemaMismatchLeavesValueAndPosition) {
   Tick t = workloads::make_tick(1);
-  EXPECT_EQ(expect_rejected(framed_person(), t), (bs::error{errc::schema_mismatch, 8}));
+  // The error says what differed and both values: the reader's, the input's.
+  EXPECT_EQ(expect_rejected(framed_person(), t),
+            bs::error::schema(8, bs::mismatch::fingerprint, bs::schema_hash_v<Tick, native>,
+                              bs::schema_hash_v<Person, native>));
+  EXPECT_NE((bs::schema_hash_v<Tick, native>), (bs::schema_hash_v<Person, native>));
   EXPECT_EQ(bs::to_string(errc::schema_mismatch), "schema mismatch");
+  EXPECT_EQ(bs::mismatch_name(bs::mismatch::fingerprint), "fingerprint");
   // Written portable, read native: the format byte.
   Person p{.name = "keep", .id = 1, .email = {}, .scores = {}};
-  EXPECT_EQ(expect_rejected(framed_person(true), p), (bs::error{errc::schema_mismatch, 5}));
+  const bs::error format = expect_rejected(framed_person(true), p);
+  EXPECT_EQ(format, bs::error::schema(5, bs::mismatch::format,
+                                      static_cast<std::uint8_t>(bs::wire_format::native),
+                                      static_cast<std::uint8_t>(bs::wire_format::portable)));
+  EXPECT_EQ(format.what(), bs::mismatch::format);
+  EXPECT_NE(format.expected(), format.found());
   // A native message from a host of the other byte order.
   auto bytes = framed_person();
   bytes[6] ^= std::byte{1};
-  EXPECT_EQ(expect_rejected(bytes, p), (bs::error{errc::schema_mismatch, 6}));
+  const std::uint16_t mine = bs::message_header_for<Person, native>().flags;
+  EXPECT_EQ(expect_rejected(bytes, p),
+            bs::error::schema(6, bs::mismatch::flags, mine, mine ^ 1U));
+}
+
+// Every other error leaves the mismatch fields empty, and a mismatch's
+// fields compare: two errors at one offset differ by what they found.
+TEST(Message, MismatchFieldsOnlyOnSchemaMismatch) {
+  const bs::error plain{errc::truncated, 3};
+  EXPECT_EQ(plain.what(), bs::mismatch::none);
+  EXPECT_EQ(plain.expected(), 0U);
+  EXPECT_EQ(plain.found(), 0U);
+  EXPECT_NE(bs::error::schema(8, bs::mismatch::fingerprint, 1, 2),
+            bs::error::schema(8, bs::mismatch::fingerprint, 1, 3));
+  EXPECT_NE(bs::error::schema(8, bs::mismatch::fingerprint, 1, 2),
+            (bs::error{errc::schema_mismatch, 8}));
+  EXPECT_EQ((bs::error{errc::schema_mismatch, 8}).what(), bs::mismatch::none);
+  // A cleared buffer forgets a mismatch and its values.
+  bs::Buffer buf;
+  buf.set_error(bs::error::schema(8, bs::mismatch::type_id, 1, 2));
+  EXPECT_EQ(buf.last_error().found(), 2U);
+  buf.clear();
+  EXPECT_EQ(buf.last_error(), bs::error{});
+  EXPECT_EQ(buf.last_error().what(), bs::mismatch::none);
+  EXPECT_EQ(buf.last_error().found(), 0U);
+  auto bytes = framed_person();
+  bytes[0] = std::byte{'X'};
+  Person p;
+  EXPECT_EQ(expect_rejected(bytes, p), (bs::error{errc::bad_header, 0}));
 }
 
 TEST(Message, BadHeaders) {
@@ -242,7 +280,11 @@ TEST(Message, StreamOfMixedMessages) {
   const std::size_t third = stream.read_position();
   Person wrong;
   EXPECT_FALSE(bs::deserialize_message<portable>(stream, wrong));
-  EXPECT_EQ(stream.last_error(), (bs::error{errc::schema_mismatch, third + 8}));
+  EXPECT_EQ(stream.last_error().code, errc::schema_mismatch);
+  EXPECT_EQ(stream.last_error().offset, third + 8);
+  EXPECT_EQ(stream.last_error().what(), bs::mismatch::fingerprint);
+  EXPECT_EQ(stream.last_error().expected(), (bs::schema_hash_v<Person, portable>));
+  EXPECT_NE(stream.last_error().found(), stream.last_error().expected());
   EXPECT_EQ(stream.read_position(), third);
   Tick t{};
   EXPECT_FALSE(
@@ -304,7 +346,9 @@ TEST(MessageFixedPayload, FailuresReportWhatTheCheckedPathReports) {
   EXPECT_EQ(expect_rejected(bad, t), (bs::error{errc::bad_header, 0}));
   bad = good;
   bad[9] ^= std::byte{1}; // another fingerprint
-  EXPECT_EQ(expect_rejected(bad, t), (bs::error{errc::schema_mismatch, 8}));
+  EXPECT_EQ(expect_rejected(bad, t),
+            bs::error::schema(8, bs::mismatch::fingerprint, bs::schema_hash_v<Tick, native>,
+                              bs::schema_hash_v<Tick, native> ^ 0x100U));
   bad = good;
   bad[16] = std::byte{static_cast<unsigned char>(sizeof(Tick) + 8)}; // longer than the input
   EXPECT_EQ(expect_rejected(bad, t).code, errc::truncated);
@@ -480,16 +524,18 @@ TEST(MessageTypeId, SameShapeOtherTypeIsRejected) {
   const Ask before = a;
   // Another id: the type_id field.
   EXPECT_EQ((expect_rejected<Ask, portable>(framed(Bid{1, 2}), a)),
-            (bs::error{errc::schema_mismatch, 24}));
+            bs::error::schema(24, bs::mismatch::type_id, bs::message_id_v<Ask>,
+                              bs::message_id_v<Bid>));
   // No id where one is expected, and the reverse: the flags field.
   EXPECT_EQ((expect_rejected<Ask, portable>(framed(Quote{1, 2}), a)),
-            (bs::error{errc::schema_mismatch, 6}));
+            bs::error::schema(6, bs::mismatch::flags, bs::message_flag_type_id, 0));
   Quote q{3, 4};
   EXPECT_EQ((expect_rejected<Quote, portable>(framed(Ask{1, 2}), q)),
-            (bs::error{errc::schema_mismatch, 6}));
+            bs::error::schema(6, bs::mismatch::flags, 0, bs::message_flag_type_id));
   Note n{"keep"};
   EXPECT_EQ((expect_rejected<Note, portable>(framed(Bid{1, 2}), n)),
-            (bs::error{errc::schema_mismatch, 24}));
+            bs::error::schema(24, bs::mismatch::type_id, bs::message_id_v<Note>,
+                              bs::message_id_v<Bid>));
   EXPECT_EQ(a, before);
 
   bs::message_header h;
@@ -505,7 +551,8 @@ TEST(MessageTypeId, SameShapeOtherTypeIsRejected) {
   EXPECT_FALSE((bs::message_is<Bid, native>(h)));
   // The payload call reports header offsets from the 32-byte header's start.
   EXPECT_FALSE((bs::deserialize_message_payload<portable>(in, h, a)));
-  EXPECT_EQ(in.last_error(), (bs::error{errc::schema_mismatch, 24}));
+  EXPECT_EQ(in.last_error(), bs::error::schema(24, bs::mismatch::type_id, bs::message_id_v<Ask>,
+                                                bs::message_id_v<Bid>));
   EXPECT_EQ(in.read_position(), 32U);
   Bid b{};
   ASSERT_TRUE((bs::deserialize_message_payload<portable>(in, h, b)));
@@ -788,7 +835,7 @@ void check_quote_vector(const std::string& format) {
   bs::BufferView again(file);
   Quote other{};
   EXPECT_FALSE(bs::deserialize_message<Opts>(again, other));
-  EXPECT_EQ(again.last_error(), (bs::error{errc::schema_mismatch, 6}));
+  EXPECT_EQ(again.last_error(), bs::error::schema(6, bs::mismatch::flags, 0, bs::message_flag_type_id));
 }
 
 TEST(MessageVectors, QuoteWithTypeIdPortable) { check_quote_vector<portable>("portable"); }

@@ -77,7 +77,8 @@ public:
 #endif
     size_ = 0;
     rpos_ = 0;
-    err_ = {};
+    err_.code = errc::ok;
+    err_.offset = 0;
   }
 
   // Makes capacity() >= n. False (nothing changed, last_error() =

@@ -62,7 +62,8 @@ public:
   void clear() noexcept {
     size_ = 0;
     rpos_ = 0;
-    err_ = {};
+    err_.code = errc::ok;
+    err_.offset = 0;
   }
 
   // The capacity is fixed: true if n bytes fit, otherwise false with

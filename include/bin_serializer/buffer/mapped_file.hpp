@@ -145,7 +145,8 @@ public:
   void clear() noexcept {
     size_ = 0;
     rpos_ = 0;
-    err_ = {};
+    err_.code = errc::ok;
+    err_.offset = 0;
     if (!writable_) cap_ = 0;
   }
 

@@ -90,7 +90,8 @@ public:
   void clear() noexcept {
     size_ = 0;
     rpos_ = 0;
-    err_ = {};
+    err_.code = errc::ok;
+    err_.offset = 0;
   }
 
   [[nodiscard]] error last_error() const noexcept { return err_; }

@@ -29,7 +29,7 @@ bool read_evolvable(R& r, T& value) {
     return r.fail(over_limit ? errc::limit_exceeded : errc::truncated, at);
   }
   if (count < fields && !is_version_boundary<T>(count)) [[unlikely]]
-    return r.fail(errc::schema_mismatch, at + sizeof(std::uint32_t));
+    return r.fail(error::schema(at + sizeof(std::uint32_t), mismatch::field_count, fields, count));
   const std::size_t end = r.position() + body;
   const std::size_t known = count < fields ? count : fields;
 

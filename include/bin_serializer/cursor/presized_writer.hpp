@@ -87,10 +87,10 @@ public:
   // A value the format cannot encode (a valueless variant, an evolvable body
   // over 4 GiB): the call fails and the caller rolls the buffer back.
   bool fail(errc code) noexcept {
-    err_ = {code, position()};
+    err_ = {code, false, position()};
     return false;
   }
-  [[nodiscard]] error failure() const noexcept { return err_; }
+  [[nodiscard]] fault failure() const noexcept { return err_; }
 
 private:
   BIN_SERIALIZER_INLINE void check([[maybe_unused]] std::size_t n) const noexcept {
@@ -106,7 +106,7 @@ private:
 #if BIN_SERIALIZER_DEBUG
   std::byte* end_;
 #endif
-  error err_{};
+  fault err_{};
 };
 
 template <options Opts>

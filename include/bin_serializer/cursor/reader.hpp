@@ -164,12 +164,21 @@ public:
   // passes the buffer to an out-of-line call, so a BufferView built for one
   // message lives entirely in registers.
   bool fail(errc code, std::size_t at) noexcept {
-    err_ = {code, at};
+    err_ = {code, false, at};
+    return false;
+  }
+  // A failure with a schema_mismatch's values: they go to the buffer now,
+  // and rollback() leaves them there.
+  bool fail(const error& e) noexcept {
+    record_error(buf_, e);
+    err_ = {e.code, true, e.offset};
     return false;
   }
 
   void commit() noexcept { (void)buf_.seek(position()); }
-  void rollback() noexcept { record_error(buf_, err_); }
+  BIN_SERIALIZER_INLINE void rollback() noexcept {
+    if (!err_.recorded) record_error(buf_, err_);
+  }
 
 private:
   // Running out of bytes is truncation, unless the bytes were cut off by
@@ -184,7 +193,7 @@ private:
   const std::byte* end_;
   std::size_t depth_ = 0;
   bool clamped_ = false;
-  error err_{};
+  fault err_{};
 };
 
 template <class B>
@@ -272,6 +281,10 @@ public:
 
   BIN_SERIALIZER_NOINLINE bool fail(errc code, std::size_t at) noexcept {
     record_error(buf_, {code, at});
+    return false;
+  }
+  BIN_SERIALIZER_NOINLINE bool fail(const error& e) noexcept {
+    record_error(buf_, e);
     return false;
   }
 

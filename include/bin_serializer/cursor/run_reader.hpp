@@ -109,6 +109,14 @@ public:
       return outer_.fail(code, at);
     }
   }
+  bool fail(const error& e) noexcept {
+    if constexpr (Short) {
+      (void)e;
+      return false;
+    } else {
+      return outer_.fail(e);
+    }
+  }
 
 private:
   Outer& outer_;

@@ -97,7 +97,7 @@ public:
   // up (rollback), so the hot path never passes the buffer to an out-of-line
   // function and the compiler can keep everything in registers.
   bool fail(errc code) noexcept {
-    err_ = {code, position()};
+    err_ = {code, false, position()};
     return false;
   }
 
@@ -109,7 +109,7 @@ public:
     else
       buf_.set_size(position());
   }
-  void rollback() noexcept {
+  BIN_SERIALIZER_INLINE void rollback() noexcept {
     buf_.set_size(start_);
     record_error(buf_, err_);
   }
@@ -119,7 +119,7 @@ public:
   [[nodiscard]] std::byte* cursor() const noexcept { return cur_; }
   [[nodiscard]] std::byte* base() const noexcept { return base_; }
   void advance_to(std::byte* p) noexcept { cur_ = p; }
-  void fail_with(error e) noexcept { err_ = e; }
+  void fail_with(fault e) noexcept { err_ = e; }
 
   // For batch_writer: undo a failed value without giving up the batch.
   [[nodiscard]] std::size_t mark() const noexcept { return position(); }
@@ -182,7 +182,7 @@ private:
   std::byte* cur_;
   std::byte* end_;
   std::size_t start_;
-  error err_{};
+  fault err_{};
 };
 
 // For buffers that only have write(). Each field is one write() call, and a

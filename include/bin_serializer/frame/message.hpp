@@ -240,14 +240,20 @@ BIN_SERIALIZER_INLINE bool check_payload_fits(R& r, const message_header& h,
 template <class T, options Opts>
 BIN_SERIALIZER_INLINE bool check_schema(auto& r, const message_header& h, std::size_t header_at) {
   const message_header mine = message_header_for<T, Opts>();
-  if (h.format != mine.format)
-    return r.fail(errc::schema_mismatch, header_at + header_offset_format);
+  if (h.format != mine.format) [[unlikely]]
+    return r.fail(error::schema(header_at + header_offset_format, mismatch::format,
+                                static_cast<std::uint8_t>(mine.format),
+                                static_cast<std::uint8_t>(h.format)));
   // Byte order, or one side has a message type id and the other none.
-  if (h.flags != mine.flags) return r.fail(errc::schema_mismatch, header_at + header_offset_flags);
-  if (h.type_id != mine.type_id)
-    return r.fail(errc::schema_mismatch, header_at + header_offset_type_id);
-  if (h.schema_hash != mine.schema_hash)
-    return r.fail(errc::schema_mismatch, header_at + header_offset_hash);
+  if (h.flags != mine.flags) [[unlikely]]
+    return r.fail(
+        error::schema(header_at + header_offset_flags, mismatch::flags, mine.flags, h.flags));
+  if (h.type_id != mine.type_id) [[unlikely]]
+    return r.fail(error::schema(header_at + header_offset_type_id, mismatch::type_id,
+                                mine.type_id, h.type_id));
+  if (h.schema_hash != mine.schema_hash) [[unlikely]]
+    return r.fail(error::schema(header_at + header_offset_hash, mismatch::fingerprint,
+                                mine.schema_hash, h.schema_hash));
   return true;
 }
 
