@@ -7,6 +7,7 @@ Every test runs against both codecs (conftest.py)."""
 
 from __future__ import annotations
 
+import gc
 import mmap
 import tempfile
 from dataclasses import dataclass
@@ -34,16 +35,23 @@ class Switching:
 
     def __post_init__(self):
         Switching.calls += 1
-        bin_serializer.set_backend("python")
+        if Switching.armed:
+            bin_serializer.set_backend("python")
+            gc.collect()  # the dropped codecs are in reference cycles
 
 
 Switching.calls = 0
+Switching.armed = False
 
 
 class SwitchIndex:
     """An __index__ that switches the codec in the middle of an encode."""
+    armed = False
+
     def __index__(self):
-        bin_serializer.set_backend("python")
+        if SwitchIndex.armed:
+            bin_serializer.set_backend("python")
+            gc.collect()
         return 5
 
 
@@ -51,25 +59,43 @@ class SwitchIndex:
 class Holder:
     v: u32
     tail: list[u32]
+    more: list[str]
+
+
+@dataclass
+class Switchings:
+    items: list[Switching]
+    after: list[str]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_set_backend_during_decode(backend, fmt):
-    data = encode(Switching(7, "seven"), fmt)
-    bin_serializer.set_backend(backend)
-    for _ in range(3):  # the first call caches the codec, the next ones find it
-        Switching.calls = 0
+    value = Switchings([Switching(7, "seven"), Switching(8, "eight")], ["x", "y"])
+    data = encode(value, fmt)
+    for _ in range(3):
         bin_serializer.set_backend(backend)
-        assert decode(Switching, data, fmt) == Switching(7, "seven")
-        assert Switching.calls == 2  # here, and the == Switching(...) above
+        Switching.armed = False
+        assert decode(Switchings, data, fmt) == value  # caches the codec
+        Switching.calls = 0
+        Switching.armed = True
+        try:
+            assert decode(Switchings, data, fmt) == value  # the codec is dropped after the first element
+        finally:
+            Switching.armed = False
+        assert Switching.calls == 2
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_set_backend_during_encode(backend, fmt):
-    expected = encode(Holder(5, [1, 2]), fmt)
+    expected = encode(Holder(5, [1, 2], ["a"]), fmt)
     for _ in range(3):
         bin_serializer.set_backend(backend)
-        assert encode(Holder(SwitchIndex(), [1, 2]), fmt) == expected
+        assert encode(Holder(SwitchIndex(), [1, 2], ["a"]), fmt) == expected  # caches the codec
+        SwitchIndex.armed = True
+        try:  # the codec is dropped while the first field is encoded
+            assert encode(Holder(SwitchIndex(), [1, 2], ["a"]), fmt) == expected
+        finally:
+            SwitchIndex.armed = False
 
 
 def _buffers(data: bytes) -> list:
