@@ -1184,6 +1184,7 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
     int rc = (n <= PY_SSIZE_T_MAX / 2 / p->per) ? reserve(o, 8 + n * p->per) : 0;
     if (rc == 0) rc = put_count(o, (uint64_t)n, p->flags & F_VARINT);
     if (rc == 0) rc = enc_items(p->kids[0], seq, o);
+    if (rc == 0) rc = seq_changed(seq, n); /* the count written is the count encoded */
     Py_DECREF(seq);
     return rc;
   }
@@ -1557,16 +1558,23 @@ static PyObject* Program_decode_from(Program* self, PyObject* const* args, Py_ss
 
 /* decode(buf) -> value when the whole buffer is one message; bytes left
  * over raise Trailing(end position). */
+static PyObject* Program_run_whole(Program* self, Py_buffer* view, Ctx* c);
+
 static PyObject* Program_decode(Program* self, PyObject* buf) {
   Py_buffer view;
   Ctx c;
   if (get_buffer(buf, &view, &c) < 0) return NULL;
+  return Program_run_whole(self, &view, &c);
+}
+
+/* Program_decode once the buffer is held (releases it). */
+static PyObject* Program_run_whole(Program* self, Py_buffer* view, Ctx* c) {
   Py_ssize_t pos = 0;
   int gc = gc_pause();
-  PyObject* v = dec(self->root, &c, &pos);
+  PyObject* v = dec(self->root, c, &pos);
   gc_resume(gc);
-  Py_ssize_t end = c.end;
-  release_buffer(&view);
+  Py_ssize_t end = c->end;
+  release_buffer(view);
   if (v != NULL && pos != end) {
     Py_DECREF(v);
     PyObject* at = PyLong_FromSsize_t(pos);
@@ -1611,9 +1619,11 @@ static PyObject* Program_decode_many(Program* self, PyObject* const* args, Py_ss
   return r;
 }
 
-/* decode_run(buf, pos, max_n) -> (values, new_pos): up to max_n back-to-back
- * messages from pos, stopping before the first that does not decode (or
- * does not advance); the caller decodes that one again to report it. */
+/* decode_run(buf, pos, max_n) -> (values, new_pos, error): up to max_n
+ * back-to-back messages from pos, stopping before the first that does not
+ * decode (or does not advance). error: None, or the exception the message at
+ * new_pos raised (the caller reports it without decoding it again, which
+ * would run its user code, __post_init__, a second time). */
 static PyObject* Program_decode_run(Program* self, PyObject* const* args, Py_ssize_t nargs) {
   if (nargs != 3) {
     PyErr_SetString(PyExc_TypeError, "decode_run(buf, pos, max_n)");
@@ -1634,15 +1644,22 @@ static PyObject* Program_decode_run(Program* self, PyObject* const* args, Py_ssi
     return NULL;
   }
   int gc = gc_pause();
+  PyObject* error = NULL;
   for (Py_ssize_t i = 0; i < max_n && pos < c.end; ++i) {
     Py_ssize_t at = pos;
     PyObject* x = dec(self->root, &c, &at);
     if (x == NULL) {
-      if (!PyErr_ExceptionMatches(Fail)) {
-        Py_CLEAR(list);
-        break;
-      }
-      PyErr_Clear();
+#if PY_VERSION_HEX >= 0x030C0000
+      error = PyErr_GetRaisedException();
+#else
+      PyObject *type, *tb;
+      PyErr_Fetch(&type, &error, &tb);
+      PyErr_NormalizeException(&type, &error, &tb);
+      if (tb != NULL && error != NULL) PyException_SetTraceback(error, tb);
+      Py_XDECREF(type);
+      Py_XDECREF(tb);
+#endif
+      if (error == NULL) Py_CLEAR(list);
       break;
     }
     if (at == pos || PyList_Append(list, x) < 0) {
@@ -1655,8 +1672,11 @@ static PyObject* Program_decode_run(Program* self, PyObject* const* args, Py_ssi
   }
   gc_resume(gc);
   release_buffer(&view);
-  if (list == NULL) return NULL;
-  PyObject* r = Py_BuildValue("(Nn)", list, pos);
+  if (list == NULL) {
+    Py_XDECREF(error);
+    return NULL;
+  }
+  PyObject* r = Py_BuildValue("(NnN)", list, pos, error ? error : Py_NewRef(Py_None));
   return r;
 }
 
@@ -1678,9 +1698,9 @@ static PyObject* Program_encode_into(Program* self, PyObject* const* args, Py_ss
     PyErr_SetString(PyExc_TypeError, "encode_into(value, bytearray)");
     return NULL;
   }
-  Py_ssize_t old = PyByteArray_GET_SIZE(args[1]);
   PyObject* bb = Program_encode(self, args[0]);
   if (bb == NULL) return NULL;
+  Py_ssize_t old = PyByteArray_GET_SIZE(args[1]); /* after the encoding: user code may resize it */
   if (PyByteArray_Resize(args[1], old + PyBytes_GET_SIZE(bb)) < 0) {
     Py_DECREF(bb);
     return NULL;
@@ -1696,7 +1716,7 @@ static PyMethodDef Program_methods[] = {
     {"decode", (PyCFunction)Program_decode, METH_O,
      "decode(buf) -> value; raises Trailing(end) when bytes are left over"},
     {"decode_run", (PyCFunction)(void (*)(void))Program_decode_run, METH_FASTCALL,
-     "decode_run(buf, pos, max_n) -> (values, position after them)"},
+     "decode_run(buf, pos, max_n) -> (values, position after them, error of the next or None)"},
     {"decode_many", (PyCFunction)(void (*)(void))Program_decode_many, METH_FASTCALL,
      "decode_many(buf, pos, n) -> list of n fixed-size values"},
     {"encode", (PyCFunction)Program_encode, METH_O, "encode(value) -> bytes"},
@@ -1723,7 +1743,33 @@ static PyTypeObject ProgramType = {
 
 static PyObject *FastPortable, *FastNative, *FastCompact; /* dict: hint -> Program */
 static PyObject *PyEncode, *PyDecode;                     /* the Python implementations */
+static PyObject *PyEncodeFailed, *PyDecodeFailed;         /* fn(hint, format, input, exc) */
 static PyObject *StrPortable, *StrNative, *StrCompact;
+
+/* After the Program ran and failed (the exception is set): the Python
+ * handler raises the final error (the precise DecodeError / EncodeError, or
+ * the exception user code raised) without running the call again, so user
+ * callbacks run once per call. */
+static PyObject* call_failed(PyObject* handler, PyObject* hint, PyObject* table, PyObject* input) {
+#if PY_VERSION_HEX >= 0x030C0000
+  PyObject* value = PyErr_GetRaisedException();
+#else
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (tb != NULL && value != NULL) PyException_SetTraceback(value, tb);
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+#endif
+  PyObject* fmt = table == FastNative ? StrNative : table == FastCompact ? StrCompact : StrPortable;
+  PyObject* r = NULL;
+  if (value != NULL) {
+    PyObject* a[4] = {hint, fmt, input, value};
+    r = PyObject_Vectorcall(handler, a, 4, NULL);
+  }
+  Py_XDECREF(value);
+  return r;
+}
 
 static PyObject* pick_table(Py_ssize_t nargs, PyObject* const* args, Py_ssize_t fmt_at,
                             PyObject* kwnames) {
@@ -1760,8 +1806,16 @@ static PyObject* entry_encode(PyObject* mod, PyObject* const* args, size_t nargs
     if (table != NULL) {
       PyObject* prog = PyDict_GetItemWithError(table, hint);
       if (prog != NULL && Py_TYPE(prog) == &ProgramType) {
+        /* The Program and the hint are borrowed (from the table, from the
+         * value's type); user code run by the encoding (__index__, ...) may
+         * drop both (set_backend() clears the table): hold them. */
+        Py_INCREF(prog);
+        Py_INCREF(hint);
         PyObject* r = Program_encode((Program*)prog, args[0]);
-        if (r != NULL) return r;
+        Py_DECREF(prog);
+        if (r == NULL) r = call_failed(PyEncodeFailed, hint, table, args[0]);
+        Py_DECREF(hint);
+        return r;
       }
       PyErr_Clear();
     }
@@ -1778,8 +1832,17 @@ static PyObject* entry_decode(PyObject* mod, PyObject* const* args, size_t nargs
     if (table != NULL) {
       PyObject* prog = PyDict_GetItemWithError(table, args[0]);
       if (prog != NULL && Py_TYPE(prog) == &ProgramType) {
-        PyObject* r = Program_decode((Program*)prog, args[1]);
-        if (r != NULL) return r;
+        Py_buffer view;
+        Ctx c;
+        if (get_buffer(args[1], &view, &c) == 0) {
+          /* borrowed from the table: a __post_init__ may clear it (set_backend()) */
+          Py_INCREF(prog);
+          PyObject* r = Program_run_whole((Program*)prog, &view, &c);
+          Py_DECREF(prog);
+          if (r == NULL) r = call_failed(PyDecodeFailed, args[0], table, args[1]);
+          return r;
+        }
+        /* not a contiguous buffer: nothing has run; the Python decode() copies it */
       }
       PyErr_Clear();
     }
@@ -1787,18 +1850,21 @@ static PyObject* entry_decode(PyObject* mod, PyObject* const* args, size_t nargs
   return PyObject_Vectorcall(PyDecode, args, (size_t)nargs, kwnames);
 }
 
-/* set_entries(portable_table, native_table, compact_table, py_encode, py_decode) */
+/* set_entries(portable_table, native_table, compact_table, py_encode, py_decode,
+ *             encode_failed, decode_failed) */
 static PyObject* mod_set_entries(PyObject* mod, PyObject* args) {
   (void)mod;
-  PyObject* a[5];
-  if (!PyArg_ParseTuple(args, "O!O!O!OO", &PyDict_Type, &a[0], &PyDict_Type, &a[1], &PyDict_Type,
-                        &a[2], &a[3], &a[4]))
+  PyObject* a[7];
+  if (!PyArg_ParseTuple(args, "O!O!O!OOOO", &PyDict_Type, &a[0], &PyDict_Type, &a[1], &PyDict_Type,
+                        &a[2], &a[3], &a[4], &a[5], &a[6]))
     return NULL;
   Py_XSETREF(FastPortable, Py_NewRef(a[0]));
   Py_XSETREF(FastNative, Py_NewRef(a[1]));
   Py_XSETREF(FastCompact, Py_NewRef(a[2]));
   Py_XSETREF(PyEncode, Py_NewRef(a[3]));
   Py_XSETREF(PyDecode, Py_NewRef(a[4]));
+  Py_XSETREF(PyEncodeFailed, Py_NewRef(a[5]));
+  Py_XSETREF(PyDecodeFailed, Py_NewRef(a[6]));
   Py_RETURN_NONE;
 }
 
@@ -1827,7 +1893,8 @@ static PyObject* mod_slot_offset(PyObject* mod, PyObject* d) {
 static PyMethodDef mod_methods[] = {
     {"slot_offset", mod_slot_offset, METH_O, "slot_offset(member_descriptor) -> offset or None"},
     {"set_entries", mod_set_entries, METH_VARARGS,
-     "set_entries(portable_table, native_table, compact_table, py_encode, py_decode)"},
+     "set_entries(portable_table, native_table, compact_table, py_encode, py_decode, encode_failed, "
+     "decode_failed)"},
     {"encode", (PyCFunction)(void (*)(void))entry_encode, METH_FASTCALL | METH_KEYWORDS,
      "encode(obj, format='portable', *, schema=None, arrays=False) -> bytes: one message"},
     {"decode", (PyCFunction)(void (*)(void))entry_decode, METH_FASTCALL | METH_KEYWORDS,

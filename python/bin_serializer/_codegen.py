@@ -55,6 +55,13 @@ def _tobool(x):
     raise _Fail
 
 
+def _changed():
+    """A list changed size while its elements were encoded (by user code the
+    encoding ran: __index__, __float__, ...): the count already written would
+    be wrong. The same error as the compiled codec's."""
+    raise RuntimeError("sequence changed size during encoding")
+
+
 def _asbytes(x):
     if isinstance(x, (bytes, bytearray)):
         return bytes(x)
@@ -165,18 +172,23 @@ def _wvlist(lst, lo, hi, signed):
     """The varints of a list of integers, back to back."""
     out = bytearray()
     ap = out.append
+    n = len(lst)
     if signed:
         for v in lst:
             if v.__class__ is int and 0 <= v < 0x40:
                 ap(v << 1)
             else:
-                out += _wvs(v, lo, hi)
+                out += _wvs(v, lo, hi)  # may run __index__
+                if len(lst) != n:
+                    _changed()
     else:
         for v in lst:
             if v.__class__ is int and 0 <= v < 0x80:
                 ap(v)
             else:
                 out += _wvu(v, hi)
+                if len(lst) != n:
+                    _changed()
     return out
 
 
@@ -281,6 +293,7 @@ class Compiler:
             "_u64": struct.Struct("<Q").unpack_from, "_u32": struct.Struct("<I").unpack_from,
             "_pQ": struct.Struct("<Q").pack, "_pI": struct.Struct("<I").pack,
             "_rv": _rv, "_rvlist": _rvlist, "_wv": _wv, "_wvu": _wvu, "_wvs": _wvs, "_wvlist": _wvlist,
+            "_changed": _changed,
         }
         self.compact = native is COMPACT
         self._consts: dict = {}
@@ -1036,26 +1049,30 @@ class Compiler:
         self._enc_elems(fn, node.elem, v, ind)
 
     def _enc_elems(self, fn: "_Fn", elem: Node, v: str, ind: int) -> None:
-        """[u64 count][elements] for a list/tuple held in local `v`."""
-        fn.line(ind, f"out += {self._cnt(f'_len({v})')}")
+        """[u64 count][elements] for a list/tuple held in local `v`. The
+        elements' encoding may run user code (__index__, ...) that resizes
+        the list: that raises _changed() (the count is written already), as
+        in the compiled codec."""
+        n = fn.var("n")
+        fn.line(ind, f"{n} = _len({v})")
+        fn.line(ind, f"out += {self._cnt(n)}")
         if isinstance(elem, ScalarN) and is_varint(elem, self.native):
             s = elem.spec
             fn.line(ind, f"out += _wvlist({v}, {s.min}, {s.max}, {s.signed})")
-            return
-        if isinstance(elem, ScalarN):
+        elif isinstance(elem, ScalarN):
             code = elem.spec.code
             if LITTLE_ENDIAN_HOST and code != "f":
                 fn.line(ind, f"out += _arr('{code}', {v})")
             else:  # struct range-checks f32 (array('f') would silently store inf)
                 fn.line(ind, f"out += {self.const(_pack_n(code), '_PN')}({v})")
-            return
-        if isinstance(elem, BoolN):
+        elif isinstance(elem, BoolN):
             fn.line(ind, f"out += _bool_bytes({v})")
-            return
-        x = fn.var("x")
-        fn.line(ind, f"for {x} in {v}:")
-        self.enc(fn, elem, x, ind + 1)
-        fn.line(ind + 1, "pass")
+        else:
+            x = fn.var("x")
+            fn.line(ind, f"for {x} in {v}:")
+            self.enc(fn, elem, x, ind + 1)
+            fn.line(ind + 1, f"if _len({v}) != {n}: _changed()")
+        fn.line(ind, f"if _len({v}) != {n}: _changed()")
 
 
 def _concat(layouts: list) -> Layout:

@@ -91,9 +91,10 @@ def construct(node: StructN, vals: list) -> Any:
     return node.cls(*args, **kwargs)
 
 
-def decode(node: StructN, buf, pos: int, field_decoder, fail) -> "tuple[Any, int]":
+def decode(node: StructN, buf, pos: int, field_decoder, fail, build: bool = True) -> "tuple[Any, int]":
     """Decodes one evolvable struct at pos. field_decoder(i, pos) -> (value,
-    pos) decodes field i; fail(kind, offset, detail) raises."""
+    pos) decodes field i; fail(kind, offset, detail) raises. build=False
+    only checks: no default is made and no instance built (the value is None)."""
     start = pos
     if pos + PREFIX.size > len(buf):
         fail(K.TRUNCATED, start, "evolvable struct prefix (u32 body_length, u32 field_count)")
@@ -112,13 +113,13 @@ def decode(node: StructN, buf, pos: int, field_decoder, fail) -> "tuple[Any, int
         v, pos = field_decoder(i, pos)
         vals.append(v)
     for i in range(known, mine):
-        vals.append(default_of(node, i))
+        vals.append(default_of(node, i) if build else None)
     if pos != end:
         if pos < end and count > mine:
             pos = end  # newer writer: skip the fields this definition does not know
         else:
             fail(K.INVALID_VALUE, end, f"{node.name}'s fields end at {pos}, its body at {end}")
-    return construct(node, vals), pos
+    return (construct(node, vals) if build else None), pos
 
 
 def encode(node: StructN, value: Any, field_encoder, out: bytearray) -> None:

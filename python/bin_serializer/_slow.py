@@ -46,14 +46,18 @@ def root_name(node: Node) -> str:
 
 
 class _Reader:
-    __slots__ = ("buf", "end", "native", "path", "root")
+    __slots__ = ("buf", "end", "native", "path", "root", "build")
 
-    def __init__(self, buf, native: bool, root: str) -> None:
+    def __init__(self, buf, native: bool, root: str, build: bool = True) -> None:
         self.buf = buf
         self.end = len(buf)
         self.native = native
         self.path: list = []
         self.root = root
+        # False: check the input only; no dataclass instance is built (no user
+        # code runs), except inside map keys and set elements, whose values
+        # the duplicate check compares
+        self.build = build
 
     def fail(self, kind: str, offset: int, detail: str, extra: tuple = (), needed: "int | None" = None):
         raise DecodeError(kind, offset, format_path(self.root, self.path + list(extra)), detail, needed)
@@ -106,8 +110,12 @@ class _Reader:
         return n, after
 
 
-def slow_decode(node: Node, native: bool, buf, pos: int) -> "tuple[Any, int]":
-    r = _Reader(buf, native, root_name(node))
+def slow_decode(node: Node, native: bool, buf, pos: int, build: bool = True) -> "tuple[Any, int]":
+    """(value, position after it), or the DecodeError of the input. With
+    build=False the input is only checked: the value is not built (it may
+    be None or hold None for each dataclass instance), so no ``__post_init__``
+    or other user code runs, but the same errors are raised."""
+    r = _Reader(buf, native, root_name(node), build)
     try:
         return _dec(r, node, pos)
     except RecursionError:
@@ -119,9 +127,14 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
     lay = layout(node, r.native)
     if lay is not None:
         values = []
-        for leaf in lay.leaves:
+        blocks = _blocks(node, r.native)
+        for k, leaf in enumerate(lay.leaves):
             at = pos + leaf.offset
-            r.need(at, leaf.size, leaf.node.describe(), _segs(leaf.path))
+            block = blocks[k]
+            if block is None:
+                r.need(at, leaf.size, leaf.node.describe(), _segs(leaf.path))
+            elif block[0] == leaf.offset:  # the first leaf of an array read as one block
+                r.need(at, block[1], block[3], block[2])
             (v,) = _leaf_struct(leaf.code).unpack_from(r.buf, at)
             values.append(_check_leaf(r, leaf, v, at, pos))
         r.need(pos, lay.size, f"{node.describe()} (with padding)")
@@ -133,7 +146,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
         v = unzigzag(u) if s.signed else u
         if isinstance(node, EnumN):
             if node.is_flag:
-                return node.cls(v), end
+                return (node.cls(v) if r.build else v), end
             m = node.members.get(v)
             if m is None:
                 r.fail(K.INVALID_ENUM, pos, f"{v} is not a value of {node.cls.__name__} "
@@ -159,7 +172,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             v, pos = _dec(r, node.elem, pos)
             r.path.pop()
             out.append(v)
-        return _container(node, out), pos
+        return (_container(node, out) if r.build else out), pos
     if isinstance(node, ArrayN):
         out = []
         for i in range(node.n):
@@ -167,7 +180,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             v, pos = _dec(r, node.elem, pos)
             r.path.pop()
             out.append(v)
-        return _container(node, out), pos
+        return (_container(node, out) if r.build else out), pos
     if isinstance(node, OptionalN):
         r.need(pos, 1, "optional presence byte")
         flag = r.buf[pos]
@@ -203,10 +216,15 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
         per = max(1, min_size(node.key, r.native) + min_size(node.value, r.native))
         n, pos = r.count(pos, per, "map")
         d: dict = {}
+        build = r.build
         for i in range(n):
             at = pos
             r.path.append(f"[#{i}].key")
-            k, pos = _dec(r, node.key, pos)
+            r.build = True
+            try:
+                k, pos = _dec(r, node.key, pos)
+            finally:
+                r.build = build
             if k in d:
                 r.fail(K.DUPLICATE_KEY, at, f"key {k!r} appears twice in the map")
             r.path[-1] = f"[#{i}].value"
@@ -217,10 +235,15 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
     if isinstance(node, SetN):
         n, pos = r.count(pos, element_min(node.elem, r.native), "set")
         s: set = set()
+        build = r.build
         for i in range(n):
             at = pos
             r.path.append(f"[#{i}]")
-            k, pos = _dec(r, node.elem, pos)
+            r.build = True
+            try:
+                k, pos = _dec(r, node.elem, pos)
+            finally:
+                r.build = build
             if k in s:
                 r.fail(K.DUPLICATE_KEY, at, f"element {k!r} appears twice in the set")
             r.path.pop()
@@ -234,7 +257,8 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             v, at = _dec(r, node.fields[i][1], at)
             r.path.pop()
             return v, at
-        return _evolution.decode(node, r.buf, pos, field, lambda kind, at, detail: r.fail(kind, at, detail))
+        return _evolution.decode(node, r.buf, pos, field, lambda kind, at, detail: r.fail(kind, at, detail),
+                                 r.build)
     if isinstance(node, StructN):
         vals = []
         for name, f in node.fields:
@@ -242,14 +266,107 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             v, pos = _dec(r, f, pos)
             r.path.pop()
             vals.append(v)
-        return _construct(node, vals), pos
+        return (_construct(node, vals) if r.build else None), pos
     if isinstance(node, MonostateN):
         return Monostate(), pos
     raise AssertionError(node)
 
 
+def runs_user_code(node: Node) -> bool:
+    """Whether decoding `node` calls a dataclass's own __init__ or
+    __post_init__ (anything but the __init__ @dataclass generated)."""
+    from ._accel import fast_construct_ok
+    seen: set = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, StructN):
+            if n.versions is not None or not fast_construct_ok(n.cls, [name for name, _ in n.fields]):
+                return True
+            stack.extend(f for _, f in n.fields)
+        elif isinstance(n, (ListN, ArrayN, SetN)):
+            stack.append(n.elem)
+        elif isinstance(n, OptionalN):
+            stack.append(n.inner)
+        elif isinstance(n, VariantN):
+            stack.extend(n.alts)
+        elif isinstance(n, TupleN):
+            stack.extend(n.elems)
+        elif isinstance(n, MapN):
+            stack.extend((n.key, n.value))
+    return False
+
+
 def _segs(path: tuple) -> tuple:
     return tuple(path)
+
+
+_BLOCKS: dict = {}
+
+
+def _blocks(node: Node, native) -> list:
+    """For each leaf of node's layout: None, or (offset, size, path, what) of
+    the fixed-size array of fixed-width numbers it belongs to. The C++ reader
+    reads such an array as one block, so input that ends inside it is
+    reported at the block's start, for the array (not the first missing
+    element); the outermost such array counts (an array of them is one)."""
+    key = (id(node), native)
+    hit = _BLOCKS.get(key)
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    out: list = []
+    for leaf in layout(node, native).leaves:
+        block = None
+        cur = node
+        for depth in range(len(leaf.path) + 1):
+            if isinstance(cur, ArrayN) and _is_block(cur, native):
+                block = (depth, layout(cur, native).size)
+                break
+            if depth == len(leaf.path):
+                break
+            cur = _child(cur, leaf.path[depth])
+        out.append(block)
+    # turn (depth, size) into (offset, size, path, what): the block starts at
+    # the offset of the first leaf sharing the path prefix
+    result: list = []
+    starts: dict = {}
+    for leaf, block in zip(layout(node, native).leaves, out):
+        if block is None:
+            result.append(None)
+            continue
+        depth, size = block
+        prefix = tuple(leaf.path[:depth])
+        start = starts.setdefault(prefix, leaf.offset)
+        cur = node
+        for seg in prefix:
+            cur = _child(cur, seg)
+        result.append((start, size, prefix, cur.describe()))
+    _BLOCKS[key] = (node, result)
+    return result
+
+
+def _is_block(node: ArrayN, native) -> bool:
+    """A non-empty fixed-size array whose elements are fixed-width numbers
+    (or such arrays): the C++ reader's one-block array."""
+    elem = node.elem
+    while isinstance(elem, ArrayN) and elem.container != "ndarray":
+        if elem.n == 0:
+            return False
+        elem = elem.elem
+    return node.n > 0 and isinstance(elem, ScalarN) and not is_varint(elem, native)
+
+
+def _child(node: Node, seg) -> Node:
+    if isinstance(node, ArrayN):
+        return node.elem
+    if isinstance(node, TupleN):
+        return node.elems[seg]
+    if isinstance(node, StructN):
+        return dict(node.fields)[seg]
+    raise AssertionError(node)
 
 
 def _container(node, items: list):
@@ -303,11 +420,13 @@ def _build(r: _Reader, node: Node, it):
     if isinstance(node, MonostateN):
         return Monostate()
     if isinstance(node, ArrayN):
-        return _container(node, [_build(r, node.elem, it) for _ in range(node.n)])
+        items = [_build(r, node.elem, it) for _ in range(node.n)]
+        return _container(node, items) if r.build else items
     if isinstance(node, TupleN):
         return tuple(_build(r, e, it) for e in node.elems)
     if isinstance(node, StructN):
-        return _construct(node, [_build(r, f, it) for _, f in node.fields])
+        vals = [_build(r, f, it) for _, f in node.fields]
+        return _construct(node, vals) if r.build else None
     raise AssertionError(node)
 
 
@@ -326,40 +445,62 @@ def _construct(node: StructN, vals: list):
 # encoding diagnosis
 
 
-def diagnose(node: Node, native: bool, value: Any) -> EncodeError:
+def diagnose(node: Node, native: bool, value: Any) -> "EncodeError | None":
     """The EncodeError explaining why `value` cannot be encoded as `node`
-    (or a generic one if no reason is found)."""
+    (None if no reason is found)."""
+    return diagnose_fault(node, native, value)[0]
+
+
+def diagnose_fault(node: Node, native: bool, value: Any) -> "tuple[EncodeError | None, bool]":
+    """(error, by_user_code): why `value` cannot be encoded as `node`, found
+    without running user code: ``__index__`` and ``__float__`` of objects that
+    are not ints or floats are not called (the encoder that failed called
+    them already). When nothing else is wrong, the fault is put at the first
+    such object (by_user_code True): what its method did (raise, return a
+    value that does not fit) is the only thing left that can have failed."""
     segs: list = []
     root = root_name(node)
+    user: list = []  # [path, message] of the first value converted by user code
     try:
-        msg = _why(node, native, value, segs)
+        msg = _why(node, native, value, segs, user)
     except RecursionError:
-        return EncodeError(root, "nesting too deep (recursive value)")
+        return EncodeError(root, "nesting too deep (recursive value)"), False
     if msg is None:
-        return None
-    return EncodeError(format_path(root, segs), msg)
+        if user:
+            return EncodeError(format_path(root, user[0]), user[1]), True
+        return None, False
+    return EncodeError(format_path(root, segs), msg), False
 
 
 def _tname(v: Any) -> str:
     return type(v).__name__
 
 
-def _why(node: Node, native: bool, v: Any, segs: list) -> "str | None":
+def _why(node: Node, native: bool, v: Any, segs: list, user: list) -> "str | None":
     if isinstance(node, ScalarN):
         s = node.spec
         if s.is_float:
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 if not hasattr(v, "__float__") or isinstance(v, (str, bytes)):
                     return f"expected a float for {s.name}, got {_tname(v)}"
+                if not user:  # its __float__ is user code: not called again
+                    user[:] = [list(segs), f"the __float__ of a {_tname(v)} (for {s.name}) raised or did not "
+                                           f"return a float"]
+                return None
             if s.code == "f":
                 try:
                     struct.pack("<f", v)
                 except (OverflowError, struct.error, TypeError) as e:
                     return f"{v!r} does not fit in f32 ({e})"
             return None
-        if not isinstance(v, int) and not hasattr(v, "__index__"):
-            return f"expected an int for {s.name}, got {_tname(v)}"
-        iv = int(v.__index__())
+        if not isinstance(v, int):
+            if not hasattr(v, "__index__"):
+                return f"expected an int for {s.name}, got {_tname(v)}"
+            if not user:  # its __index__ is user code: not called again
+                user[:] = [list(segs), f"the __index__ of a {_tname(v)} (for {s.name}) raised or returned a "
+                                       f"value out of range ({s.min}..{s.max})"]
+            return None
+        iv = int.__index__(v)  # the int's own value, as the encoders read it
         if not (s.min <= iv <= s.max):
             return f"{iv} is out of range for {s.name} ({s.min}..{s.max})"
         return None
@@ -414,13 +555,13 @@ def _why(node: Node, native: bool, v: Any, segs: list) -> "str | None":
             return f"fixed-size array needs exactly {node.n} elements, got {len(v)}"
         for i, e in enumerate(v):
             segs.append(i)
-            msg = _why(node.elem, native, e, segs)
+            msg = _why(node.elem, native, e, segs, user)
             if msg:
                 return msg
             segs.pop()
         return None
     if isinstance(node, OptionalN):
-        return None if v is None else _why(node.inner, native, v, segs)
+        return None if v is None else _why(node.inner, native, v, segs, user)
     if isinstance(node, VariantN):
         if node.tagged:
             if not isinstance(v, Variant):
@@ -434,7 +575,7 @@ def _why(node: Node, native: bool, v: Any, segs: list) -> "str | None":
                 return (f"{_tname(v)} is none of the alternatives of {node.describe()}")
             x = v
         segs.append(f"<{idx}:{node.alts[idx].describe()}>")
-        msg = _why(node.alts[idx], native, x, segs)
+        msg = _why(node.alts[idx], native, x, segs, user)
         if msg:
             return msg
         segs.pop()
@@ -444,7 +585,7 @@ def _why(node: Node, native: bool, v: Any, segs: list) -> "str | None":
             return f"expected a tuple of {len(node.elems)} elements, got {v!r:.80}"
         for i, (e, x) in enumerate(zip(node.elems, v)):
             segs.append(i)
-            msg = _why(e, native, x, segs)
+            msg = _why(e, native, x, segs, user)
             if msg:
                 return msg
             segs.pop()
@@ -454,7 +595,7 @@ def _why(node: Node, native: bool, v: Any, segs: list) -> "str | None":
             return f"expected a dict, got {_tname(v)}"
         for k, x in v.items():
             segs.append(f"[{k!r}]")
-            msg = _why(node.key, native, k, segs) or _why(node.value, native, x, segs)
+            msg = _why(node.key, native, k, segs, user) or _why(node.value, native, x, segs, user)
             if msg:
                 return msg
             segs.pop()
@@ -464,7 +605,7 @@ def _why(node: Node, native: bool, v: Any, segs: list) -> "str | None":
             return f"expected a set, got {_tname(v)}"
         for i, x in enumerate(v):
             segs.append(f"[#{i}]")
-            msg = _why(node.elem, native, x, segs)
+            msg = _why(node.elem, native, x, segs, user)
             if msg:
                 return msg
             segs.pop()
@@ -478,7 +619,7 @@ def _why(node: Node, native: bool, v: Any, segs: list) -> "str | None":
                 x = getattr(v, name)
             except AttributeError:
                 return f"{node.name} object has no attribute {name!r}"
-            msg = _why(f, native, x, segs)
+            msg = _why(f, native, x, segs, user)
             if msg:
                 return msg
             segs.pop()

@@ -6,7 +6,7 @@ import sys
 from typing import TYPE_CHECKING, Annotated, Any, Iterator, TypeVar, overload
 
 from . import _accel, _slow
-from ._codegen import Compiler, LITTLE_ENDIAN_HOST
+from ._codegen import Compiler, LITTLE_ENDIAN_HOST, _Fail
 from ._schema import FORMATS, Node, build_node, check_compact, format_error, layout, mode_of
 from .errors import DecodeError, EncodeError, ErrorKind, SchemaError
 from .types import RecordsSpec
@@ -84,7 +84,9 @@ class Codec:
             prog = self.program = _accel.program(self.node, native, arrays)
             self.fast_decode = prog.decode_from
             self.fast_encode = prog.encode_into
-            self.decode_many = prog.decode_many if self.fixed_size else None
+            # decoding a batch of messages at once is redone one by one after a
+            # failure: not when that would run user code (__post_init__) again
+            self.decode_many = prog.decode_many if self.fixed_size and not _slow.runs_user_code(self.node) else None
             self.whole = self._whole_c
             return
         self.program = None
@@ -93,19 +95,25 @@ class Codec:
             comp = _COMPILERS[(native, arrays)] = Compiler(native, arrays)
         self.fast_decode = comp.decoder(self.node)
         self.fast_encode = comp.encoder(self.node)
-        self.decode_many = comp.many_decoder(self.node)
+        self.decode_many = comp.many_decoder(self.node) if not _slow.runs_user_code(self.node) else None
         self.whole = self._whole_py
 
     def fail(self, buf, pos: int, exc: BaseException):
-        """Called when the fast decoder raised: decode again with the reference
-        interpreter, which raises the precise DecodeError."""
+        """Called when the fast decoder raised: check the input again with the
+        reference interpreter, which raises the precise DecodeError. It builds
+        no dataclass instance (build=False), so user code the fast decoder ran
+        (``__post_init__``, a class's ``__init__``) does not run a second time;
+        when the input is well-formed, the exception that code raised is
+        raised as it is."""
         try:
-            _slow.slow_decode(self.node, self.mode, buf, pos)
+            _slow.slow_decode(self.node, self.mode, buf, pos, build=False)
         except DecodeError as e:
             raise e from None
         if isinstance(exc, RecursionError):
             raise DecodeError(ErrorKind.LIMIT_EXCEEDED, pos, self.name,
                               "nesting too deep for the Python interpreter") from None
+        if not isinstance(exc, _Fail):
+            raise exc
         raise RuntimeError(f"bin_serializer internal error: the compiled decoder of {self.name} failed "
                            f"({exc!r}) but the reference decoder accepted the input") from exc
 
@@ -116,11 +124,24 @@ class Codec:
             out = bytearray()
             self.fast_encode(value, out)
         except Exception as exc:  # noqa: BLE001 - any failure is diagnosed below
-            err = _slow.diagnose(self.node, self.mode, value)
-            if err is None:
-                err = EncodeError(self.name, f"{type(exc).__name__}: {exc}")
-            raise err from None
+            self.encode_failed(value, exc)
         return bytes(out)
+
+    def encode_failed(self, value: Any, exc: BaseException):
+        """Raises the EncodeError for a fast encoder that raised `exc`. The
+        value is examined again without running user code (``__index__``,
+        ``__float__`` are not called again): a fault found that way is
+        reported where it is; else the fault is in what user code did (it
+        raised, returned a value that does not fit, or resized a list being
+        encoded), reported at the first value whose conversion is user code,
+        with the exception chained (``__cause__``) when user code raised it."""
+        if isinstance(exc, RuntimeError) and "changed size during" in str(exc):
+            raise EncodeError(self.name, "a list or dict changed size while it was encoded (user code run by "
+                              "the encoding, such as __index__, modified it)") from None
+        err, by_user = _slow.diagnose_fault(self.node, self.mode, value)
+        if err is None:
+            err = EncodeError(self.name, f"{type(exc).__name__}: {exc}")
+        raise err from (exc if by_user and not isinstance(exc, _Fail) else None)
 
     def decode_from(self, buf, pos: int = 0):
         try:
@@ -202,9 +223,9 @@ def _as_buffer(data: Any):
         mv = memoryview(data)
     except TypeError:
         raise TypeError(f"expected a bytes-like object, got {type(data).__name__}") from None
+    if not mv.c_contiguous:  # strided: a contiguous copy of its bytes (what iter_decode reads too)
+        return mv.tobytes()
     if mv.format != "B" or mv.ndim != 1:
-        if not mv.c_contiguous:
-            return mv.tobytes()
         mv = mv.cast("B")
     return mv
 
@@ -350,9 +371,16 @@ def iter_decode(cls: Any, source: Any, format: str = "portable", *, arrays: bool
     if codec.min_size == 0:
         raise SchemaError(f"iter_decode: {codec.name} encodes to zero bytes, so a stream cannot be split "
                           f"into its messages (any input holds any number of them); use decode/decode_from")
-    if hasattr(source, "read"):
-        return _iter_file(codec, source, chunk_size, max_message_size, batch)
-    buf = source if type(source) is bytes else _as_buffer(source)
+    # a buffer first: an mmap also has read(), which would move its file position
+    if type(source) is bytes:
+        buf = source
+    else:
+        try:
+            buf = _as_buffer(source)
+        except TypeError:
+            if not hasattr(source, "read"):
+                raise
+            return _iter_file(codec, source, chunk_size, max_message_size, batch)
     if isinstance(buf, memoryview):
         # Windows of bytes: slices of bytes objects are cheaper than of views.
         return _iter_file(codec, _ViewReader(buf), chunk_size, max_message_size, batch)
@@ -368,13 +396,11 @@ def _iter_buffer(codec: Codec, buf, batch: int) -> Iterator[Any]:
     run = codec.program.decode_run if codec.program is not None and many is None else None
     while pos < end:
         if run is not None:  # compiled codec: a batch of variable-size messages per call
-            try:
-                values, new_pos = run(buf, pos, batch)
-            except Exception:  # noqa: BLE001 - decoded one by one below
-                values = None
+            values, pos, exc = run(buf, pos, batch)
+            yield from values
+            if exc is not None:  # the message at pos failed: reported without decoding it again
+                codec.fail(buf, pos, exc)
             if values:
-                pos = new_pos
-                yield from values
                 continue
         if many is not None:
             n = min((end - pos) // size, batch)
@@ -484,11 +510,26 @@ def _rebase(err: DecodeError, base: int) -> None:
     err.args = (err.kind, err.offset, err.path, err.detail)
 
 
+def _encode_failed(hint: Any, format: str, obj: Any, exc: BaseException):
+    """The C encode() entry point's compiled codec raised `exc`: the final error."""
+    _lookup(hint, format, False).encode_failed(obj, exc)
+
+
+def _decode_failed(cls: Any, format: str, data: Any, exc: BaseException):
+    """The C decode() entry point's compiled codec raised `exc`: the final error."""
+    codec = _lookup(cls, format, False)
+    buf = data if type(data) is bytes else _as_buffer(data)
+    if isinstance(exc, _accel.Trailing):
+        raise codec._trailing(buf, exc.args[0]) from None
+    codec.fail(buf, 0, exc)
+
+
 if _accel.available() and not TYPE_CHECKING:
     # encode()/decode() as C functions: a cached compiled codec is called
     # without going through Python; every other call (other arguments, a
     # first use, any failure) runs the Python functions above.
     _encode_py, _decode_py = encode, decode
-    _accel._cext.set_entries(_FAST["portable"], _FAST["native"], _FAST["compact"], _encode_py, _decode_py)
+    _accel._cext.set_entries(_FAST["portable"], _FAST["native"], _FAST["compact"], _encode_py, _decode_py,
+                             _encode_failed, _decode_failed)
     encode = _accel._cext.encode  # noqa: F811
     decode = _accel._cext.decode  # noqa: F811

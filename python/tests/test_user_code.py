@@ -1,0 +1,304 @@
+"""Issue 28 item 6: user code run by a call (__post_init__, __index__,
+__float__) cannot free what the codec uses, runs once per call, and both
+codecs give the same result; any buffer is accepted by every entry point;
+truncation inside a fixed-size array of numbers is reported like C++.
+
+Every test runs against both codecs (conftest.py)."""
+
+from __future__ import annotations
+
+import gc
+import mmap
+import tempfile
+from dataclasses import dataclass
+
+import pytest
+
+import bin_serializer
+from bin_serializer import DecodeError, EncodeError, decode, decode_from, encode, iter_decode
+from bin_serializer.types import Array, f32, f64, u8, u32
+
+FORMATS = ("portable", "compact")
+
+
+@dataclass
+class Point:
+    x: u32
+    y: f64
+
+
+@dataclass
+class Switching:
+    """A __post_init__ that switches the codec (dropping every cached codec) in the middle of a decode."""
+    a: u32
+    b: str
+
+    def __post_init__(self):
+        Switching.calls += 1
+        if Switching.armed:
+            bin_serializer.set_backend("python")
+            gc.collect()  # the dropped codecs are in reference cycles
+
+
+Switching.calls = 0
+Switching.armed = False
+
+
+class SwitchIndex:
+    """An __index__ that switches the codec in the middle of an encode."""
+    armed = False
+
+    def __index__(self):
+        if SwitchIndex.armed:
+            bin_serializer.set_backend("python")
+            gc.collect()
+        return 5
+
+
+@dataclass
+class Holder:
+    v: u32
+    tail: list[u32]
+    more: list[str]
+
+
+@dataclass
+class Switchings:
+    items: list[Switching]
+    after: list[str]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_set_backend_during_decode(backend, fmt):
+    value = Switchings([Switching(7, "seven"), Switching(8, "eight")], ["x", "y"])
+    data = encode(value, fmt)
+    for _ in range(3):
+        bin_serializer.set_backend(backend)
+        Switching.armed = False
+        assert decode(Switchings, data, fmt) == value  # caches the codec
+        Switching.calls = 0
+        Switching.armed = True
+        try:
+            assert decode(Switchings, data, fmt) == value  # the codec is dropped after the first element
+        finally:
+            Switching.armed = False
+        assert Switching.calls == 2
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_set_backend_during_encode(backend, fmt):
+    expected = encode(Holder(5, [1, 2], ["a"]), fmt)
+    for _ in range(3):
+        bin_serializer.set_backend(backend)
+        assert encode(Holder(SwitchIndex(), [1, 2], ["a"]), fmt) == expected  # caches the codec
+        SwitchIndex.armed = True
+        try:  # the codec is dropped while the first field is encoded
+            assert encode(Holder(SwitchIndex(), [1, 2], ["a"]), fmt) == expected
+        finally:
+            SwitchIndex.armed = False
+
+
+def _buffers(data: bytes) -> list:
+    spread = bytes(b for x in data for b in (x, 0xEE))
+    strided = memoryview(spread)[::2]
+    assert not strided.c_contiguous
+    wide = memoryview(bytearray(data + b"\0" * (-len(data) % 4))).cast("I")[: len(data) // 4]
+    return [strided, memoryview(data), bytearray(data), wide]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_any_buffer_in_every_entry_point(fmt):
+    one = encode(Point(1, 2.5), fmt)
+    data = one * 4
+    for buf in _buffers(data):
+        if len(memoryview(buf).cast("B") if memoryview(buf).c_contiguous else memoryview(buf).tobytes()) != len(data):
+            continue
+        assert decode(Point, buf[: len(one) * 4], fmt, allow_trailing=True) == Point(1, 2.5)
+        assert decode_from(Point, buf, len(one), fmt) == (Point(1, 2.5), 2 * len(one))
+        assert list(iter_decode(Point, buf, fmt)) == [Point(1, 2.5)] * 4
+    strided = _buffers(one)[0]
+    assert decode(Point, strided, fmt) == Point(1, 2.5)
+    with pytest.raises(DecodeError) as e:
+        decode(Point, _buffers(one + b"\x01")[0], fmt)
+    assert e.value.kind == "trailing_bytes"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_iter_decode_reads_an_mmap_as_a_buffer(fmt):
+    data = encode(Point(3, 4.0), fmt) * 3
+    with tempfile.TemporaryFile() as f:
+        f.write(data)
+        f.flush()
+        with mmap.mmap(f.fileno(), 0) as m:
+            assert list(iter_decode(Point, m, fmt)) == [Point(3, 4.0)] * 3
+            assert list(iter_decode(Point, m, fmt)) == [Point(3, 4.0)] * 3  # not through the file position
+            assert m.tell() == 0
+
+
+@dataclass
+class Row:
+    n: u32
+
+
+@dataclass
+class Rows:
+    rows: list[Row]
+
+
+class Growing:
+    def __init__(self, target: list, clear: bool = False) -> None:
+        self.target = target
+        self.clear = clear
+
+    def __index__(self) -> int:
+        if self.clear:
+            self.target.clear()
+        else:
+            self.target.append(Row(9))
+        return 1
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("clear", [False, True])
+def test_list_resized_while_encoded(fmt, clear):
+    rows: list = []
+    rows += [Row(0), Row(Growing(rows, clear)), Row(2)]
+    with pytest.raises(EncodeError) as e:
+        encode(Rows(rows), fmt)
+    assert str(e.value) == ("cannot encode Rows: a list or dict changed size while it was encoded (user code "
+                            "run by the encoding, such as __index__, modified it)")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_list_of_numbers_resized_while_encoded(fmt):
+    nums: list = []
+
+    class Grow:
+        def __index__(self):
+            nums.append(1)
+            return 3
+    nums += [1, Grow(), 2]
+    with pytest.raises(EncodeError) as e:
+        encode(nums, fmt, schema=list[u32])
+    assert "changed size while it was encoded" in str(e.value)
+
+
+class Counted:
+    calls = 0
+
+    def __index__(self):
+        Counted.calls += 1
+        return 1
+
+
+class RaisingFloat:
+    calls = 0
+
+    def __float__(self):
+        RaisingFloat.calls += 1
+        raise ValueError("no float here")
+
+
+@dataclass
+class Mixed:
+    a: u8
+    b: f64
+    c: u8
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_encode_callbacks_run_once_on_failure(fmt):
+    Counted.calls = 0
+    with pytest.raises(EncodeError) as e:
+        encode(Mixed(Counted(), 1.0, 300), fmt)  # c does not fit
+    assert Counted.calls == 1
+    assert str(e.value) == "cannot encode Mixed.c: 300 is out of range for u8 (0..255)"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_raising_float_same_error(fmt):
+    RaisingFloat.calls = 0
+    with pytest.raises(EncodeError) as e:
+        encode(Mixed(1, RaisingFloat(), 2), fmt)
+    assert RaisingFloat.calls == 1
+    assert str(e.value) == ("cannot encode Mixed.b: the __float__ of a RaisingFloat (for f64) raised or did not "
+                            "return a float")
+
+
+@dataclass
+class Checked:
+    v: u32
+
+    def __post_init__(self):
+        Checked.calls += 1
+        if self.v == 13:
+            raise ValueError("13 refused")
+
+
+Checked.calls = 0
+
+
+@dataclass
+class Many:
+    items: list[Checked]
+    tail: u32
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_decode_callbacks_run_once_on_failure(fmt):
+    data = encode(Many([Checked(1), Checked(2), Checked(3)], 1000), fmt)
+    Checked.calls = 0
+    with pytest.raises(DecodeError) as e:
+        decode(Many, data[:-1], fmt)  # the tail is cut
+    assert e.value.kind == "truncated"
+    assert Checked.calls == 3
+    Checked.calls = 0
+    with pytest.raises(ValueError, match="13 refused"):
+        decode(Many, encode(([1, 13], 0), fmt, schema=tuple[list[u32], u32]), fmt)  # Many([1, 13], 0)
+    assert Checked.calls == 2
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_iter_decode_callbacks_run_once(fmt):
+    one = encode(Checked(1), fmt)
+    Checked.calls = 0
+    assert len(list(iter_decode(Checked, one * 5, fmt))) == 5
+    assert Checked.calls == 5
+    Checked.calls = 0
+    bad = encode(13, fmt, schema=u32)  # the bytes of Checked(13)
+    got = []
+    with pytest.raises(ValueError, match="13 refused"):
+        for x in iter_decode(Checked, one * 3 + bad + one, fmt):
+            got.append(x)
+    assert len(got) == 3
+    assert Checked.calls == 4
+
+
+@dataclass
+class WithArray:
+    head: u8
+    a: Array[u32, 4]
+    b: Array[f32, 2]
+
+
+@pytest.mark.parametrize("fmt", ["portable", "native"])
+def test_truncation_in_a_fixed_array_reports_its_start(fmt):
+    data = encode(WithArray(1, [1, 2, 3, 4], [1.0, 2.0]), fmt)
+    a_at = 1 if fmt == "portable" else 4
+    for cut in range(a_at + 1, a_at + 16):
+        with pytest.raises(DecodeError) as e:
+            decode(WithArray, data[:cut], fmt)
+        assert (e.value.kind, e.value.offset, e.value.path) == ("truncated", a_at, "WithArray.a")
+        assert e.value.needed == a_at + 16
+    for cut in range(a_at + 17, a_at + 24):
+        with pytest.raises(DecodeError) as e:
+            decode(WithArray, data[:cut], fmt)
+        assert (e.value.offset, e.value.path) == (a_at + 16, "WithArray.b")
+
+
+def test_truncation_in_a_compact_float_array_reports_its_start():
+    data = encode(WithArray(1, [1, 2, 3, 4], [1.0, 2.0]), "compact")  # a: 4 one-byte varints
+    for cut in range(6, 13):
+        with pytest.raises(DecodeError) as e:
+            decode(WithArray, data[:cut], "compact")
+        assert (e.value.offset, e.value.path) == (5, "WithArray.b")
