@@ -213,6 +213,8 @@ consteval bool viewable_element() {
 
 template <class T>
 struct codec<array_view<T>> {
+  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
+  static constexpr bool borrows = true;
   using view_type = array_view<T>;
   // Same bytes as std::vector<T>, so the same schema fingerprint.
   using schema_equivalent = std::vector<T>;

@@ -155,6 +155,8 @@ private:
 
 template <class T, wire_format Format>
 struct codec<sequence_view<T, Format>> {
+  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
+  static constexpr bool borrows = true;
   using view_type = sequence_view<T, Format>;
   // Same bytes as std::vector<T>, so the same schema fingerprint.
   using schema_equivalent = std::vector<T>;
