@@ -80,6 +80,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -138,10 +139,17 @@ template <class T>
 inline constexpr bool grpc_borrowing_v =
     Serializable<T, grpc_options_v<T>> && borrows_input_v<T, grpc_options_v<T>>;
 
-// True, or the one diagnostic for a message type that holds views.
+template <class Request, class Response>
+inline constexpr bool grpc_messages_own_v =
+    !grpc_borrowing_v<Request> && !grpc_borrowing_v<Response>;
+
+// True, or the one diagnostic for a message type that holds views. Every
+// entry point asserts it; what it would instantiate next is skipped when it
+// fails (if constexpr on grpc_messages_own_v), so the user sees this message
+// once instead of a second one from deeper down.
 template <class Request, class Response>
 consteval bool grpc_messages_own_their_bytes() {
-  static_assert(!grpc_borrowing_v<Request> && !grpc_borrowing_v<Response>,
+  static_assert(grpc_messages_own_v<Request, Response>,
                 "bin_serializer: a gRPC request or response (named in this diagnostic) holds a "
                 "std::string_view, std::span, array_view or sequence_view: gRPC frees the "
                 "received bytes as soon as the message is decoded, so the view would dangle. "
@@ -169,25 +177,29 @@ template <class T>
 template <class T>
 ::grpc::Status grpc_deserialize(::grpc::ByteBuffer* in, T* value) {
   static_assert(grpc_messages_own_their_bytes<T, T>());
-  if (in == nullptr || value == nullptr) [[unlikely]]
-    return {::grpc::StatusCode::INTERNAL, "bin_serializer: no payload"};
-  ::grpc::Slice slice;
-  // One slice: decode in place. Several: one copy into a single slice.
-  if (!in->TrySingleSlice(&slice).ok()) {
-    const ::grpc::Status dumped = in->DumpToSingleSlice(&slice);
-    if (!dumped.ok()) {
-      in->Clear();
-      return dumped;
+  if constexpr (!grpc_messages_own_v<T, T>) {
+    return {::grpc::StatusCode::INTERNAL, "bin_serializer: a message type with views"};
+  } else {
+    if (in == nullptr || value == nullptr) [[unlikely]]
+      return {::grpc::StatusCode::INTERNAL, "bin_serializer: no payload"};
+    ::grpc::Slice slice;
+    // One slice: decode in place. Several: one copy into a single slice.
+    if (!in->TrySingleSlice(&slice).ok()) {
+      const ::grpc::Status dumped = in->DumpToSingleSlice(&slice);
+      if (!dumped.ok()) {
+        in->Clear();
+        return dumped;
+      }
     }
+    BufferView view(slice.begin(), slice.size());
+    ::grpc::Status status = ::grpc::Status::OK;
+    if (!deserialize_message<grpc_options_v<T>>(view, *value)) [[unlikely]]
+      status = grpc_decode_status(view.last_error());
+    else if (view.remaining() != 0) [[unlikely]] // one message per gRPC message
+      status = grpc_decode_status({errc::invalid_value, view.read_position()});
+    in->Clear();
+    return status;
   }
-  BufferView view(slice.begin(), slice.size());
-  ::grpc::Status status = ::grpc::Status::OK;
-  if (!deserialize_message<grpc_options_v<T>>(view, *value)) [[unlikely]]
-    status = grpc_decode_status(view.last_error());
-  else if (view.remaining() != 0) [[unlikely]] // one message per gRPC message
-    status = grpc_decode_status({errc::invalid_value, view.read_position()});
-  in->Clear();
-  return status;
 }
 
 // A received message into a T: a raw grpc::ByteBuffer is handed over as it
@@ -198,6 +210,8 @@ template <class T>
   if constexpr (std::is_same_v<T, ::grpc::ByteBuffer>) {
     value.Swap(&in);
     return ::grpc::Status::OK;
+  } else if constexpr (grpc_borrowing_v<T>) { // refused where the call was made
+    return {::grpc::StatusCode::INTERNAL, "bin_serializer: a message type with views"};
   } else {
     return ::grpc::SerializationTraits<T>::Deserialize(&in, &value);
   }
@@ -322,7 +336,8 @@ protected:
                   "bin_serializer::grpc_server_reader<Request>&, Response&)\n"
                   "  bidi_streaming    fn(grpc::ServerContext*, "
                   "bin_serializer::grpc_server_stream<Request, Response>&)");
-    if constexpr (detail::grpc_handler_fits<Fn, Request, Response, Kind>()) {
+    if constexpr (detail::grpc_handler_fits<Fn, Request, Response, Kind>() &&
+                  detail::grpc_messages_own_v<Request, Response>) {
       namespace gi = ::grpc::internal;
       using ::grpc::ByteBuffer;
       using ::grpc::ServerContext;
@@ -389,7 +404,7 @@ protected:
                   "grpc::ServerUnaryReactor*\n"
                   "or\n"
                   "  fn(grpc::CallbackServerContext*, const Request&, Response&) -> grpc::Status");
-    if constexpr (reactor_form || status_form) {
+    if constexpr ((reactor_form || status_form) && detail::grpc_messages_own_v<Request, Response>) {
       namespace gi = ::grpc::internal;
       auto* handler = new gi::CallbackUnaryHandler<::grpc::ByteBuffer, Response>(
           [fn = std::move(fn)](CallbackServerContext* ctx, const ::grpc::ByteBuffer* received,
@@ -448,11 +463,15 @@ template <class Request, class Response>
 grpc_unary_call(::grpc::ChannelInterface& channel, const ::grpc::internal::RpcMethod& method,
                 ::grpc::ClientContext& context, const Request& request, Response& response) {
   static_assert(detail::grpc_messages_own_their_bytes<Request, Response>());
-  ::grpc::ByteBuffer received;
-  ::grpc::Status s =
-      ::grpc::internal::BlockingUnaryCall(&channel, method, &context, request, &received);
-  if (!s.ok()) return s;
-  return detail::grpc_decode(received, response);
+  if constexpr (detail::grpc_messages_own_v<Request, Response>) {
+    ::grpc::ByteBuffer received;
+    ::grpc::Status s =
+        ::grpc::internal::BlockingUnaryCall(&channel, method, &context, request, &received);
+    if (!s.ok()) return s;
+    return detail::grpc_decode(received, response);
+  } else {
+    return {::grpc::StatusCode::INTERNAL, "bin_serializer: a message type with views"};
+  }
 }
 
 // The client end of a server-streaming call: read() until false, then
@@ -619,7 +638,10 @@ public:
   ::grpc::Status call(::grpc::ClientContext& context,
                       const grpc_method<Request, Response, grpc_kind::unary>& method,
                       const Request& request, Response& response) const {
-    return grpc_unary_call(channel(), rpc(method), context, request, response);
+    if constexpr (detail::grpc_messages_own_v<Request, Response>)
+      return grpc_unary_call(channel(), rpc(method), context, request, response);
+    else
+      return {::grpc::StatusCode::INTERNAL, "bin_serializer: a message type with views"};
   }
 
   // Server streaming: read() the responses, then finish().
@@ -628,7 +650,10 @@ public:
   call(::grpc::ClientContext& context,
        const grpc_method<Request, Response, grpc_kind::server_streaming>& method,
        const Request& request) const {
-    return {channel(), rpc(method), context, request};
+    if constexpr (detail::grpc_messages_own_v<Request, Response>)
+      return {channel(), rpc(method), context, request};
+    else
+      std::terminate(); // refused by grpc_method's static_assert
   }
 
   // Client streaming: write() the requests, then finish(response).
@@ -636,7 +661,10 @@ public:
   grpc_stream_writer<Request, Response>
   call(::grpc::ClientContext& context,
        const grpc_method<Request, Response, grpc_kind::client_streaming>& method) const {
-    return {channel(), rpc(method), context};
+    if constexpr (detail::grpc_messages_own_v<Request, Response>)
+      return {channel(), rpc(method), context};
+    else
+      std::terminate(); // refused by grpc_method's static_assert
   }
 
   // Bidirectional: write() / writes_done() and read(), then finish().
@@ -644,7 +672,10 @@ public:
   grpc_bidi_stream<Request, Response>
   call(::grpc::ClientContext& context,
        const grpc_method<Request, Response, grpc_kind::bidi_streaming>& method) const {
-    return {channel(), rpc(method), context};
+    if constexpr (detail::grpc_messages_own_v<Request, Response>)
+      return {channel(), rpc(method), context};
+    else
+      std::terminate(); // refused by grpc_method's static_assert
   }
 
   // Unary on gRPC's callback API: returns at once; done(grpc::Status) runs
@@ -659,6 +690,15 @@ public:
                   const Request& request, Response& response, Done done) const {
     static_assert(std::is_invocable_v<Done&, ::grpc::Status>,
                   "bin_serializer: call_async's done must be callable as done(grpc::Status)");
+    if constexpr (detail::grpc_messages_own_v<Request, Response>)
+      call_async_owned(context, method, request, response, std::move(done));
+  }
+
+private:
+  template <class Request, class Response, class Done>
+  void call_async_owned(::grpc::ClientContext& context,
+                        const grpc_method<Request, Response, grpc_kind::unary>& method,
+                        const Request& request, Response& response, Done done) const {
     struct pending {
       ::grpc::ByteBuffer received;
       Response* out;
@@ -673,6 +713,7 @@ public:
         });
   }
 
+public:
   [[nodiscard]] ::grpc::ChannelInterface& channel() const noexcept { return *state_->channel; }
 
 private:
