@@ -721,18 +721,21 @@ private:
     explicit state(std::shared_ptr<::grpc::ChannelInterface> c) : channel(std::move(c)) {}
     std::shared_ptr<::grpc::ChannelInterface> channel;
     std::mutex mutex;
-    std::map<std::string, std::unique_ptr<::grpc::internal::RpcMethod>, std::less<>> methods;
+    // One table per kind, by path; a node does not move, so its key is the
+    // name the RpcMethod keeps (the descriptor's path need not outlive it).
+    std::map<std::string, std::unique_ptr<::grpc::internal::RpcMethod>, std::less<>> methods[4];
   };
 
   template <class Request, class Response, grpc_kind Kind>
   const ::grpc::internal::RpcMethod& rpc(const grpc_method<Request, Response, Kind>& m) const {
+    auto& table = state_->methods[static_cast<std::size_t>(Kind)];
     const std::scoped_lock lock(state_->mutex);
-    auto it = state_->methods.find(std::string_view(m.path));
-    if (it == state_->methods.end())
-      it = state_->methods
-               .emplace(m.path, std::make_unique<::grpc::internal::RpcMethod>(m.path, m.rpc_type,
-                                                                              state_->channel))
-               .first;
+    auto it = table.find(std::string_view(m.path));
+    if (it == table.end()) {
+      it = table.emplace(m.path, nullptr).first;
+      it->second = std::make_unique<::grpc::internal::RpcMethod>(it->first.c_str(), m.rpc_type,
+                                                                 state_->channel);
+    }
     return *it->second;
   }
 
