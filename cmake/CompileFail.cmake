@@ -1,7 +1,15 @@
 # Compile-fail test driver. Run in script mode:
 #
 #   cmake -DCOMPILER=<c++ compiler> -DSOURCE=<file.cpp> -DINCLUDE_DIR=<repo>/include
-#         [-DMODE=fail|control] [-DCXX_STANDARD=23] -P CompileFail.cmake
+#         [-DMODE=fail|control] [-DCXX_STANDARD=23]
+#         [-DSYSTEM_INCLUDE_DIRS=<dir>|<dir>...] [-DIMPLICIT_INCLUDE_DIRS=<dir>|...]
+#         -P CompileFail.cmake
+#
+# SYSTEM_INCLUDE_DIRS ('|'-separated) are passed as -isystem: the include
+# directories of a third-party library a test uses (gRPC, ZeroMQ; see
+# tests/transports/CMakeLists.txt), except those in IMPLICIT_INCLUDE_DIRS (the
+# compiler's own, CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES: naming /usr/include
+# again would break libstdc++'s #include_next).
 #
 # MODE=fail (default)
 #   Runs `<compiler> -std=c++23 -fsyntax-only -I<include> <file>`. The test
@@ -51,6 +59,19 @@ set(_cmd
   -fsyntax-only
   -fdiagnostics-color=never
   "-I${INCLUDE_DIR}")
+if(DEFINED SYSTEM_INCLUDE_DIRS AND NOT SYSTEM_INCLUDE_DIRS STREQUAL "")
+  string(REPLACE "|" ";" _system_dirs "${SYSTEM_INCLUDE_DIRS}")
+  list(REMOVE_DUPLICATES _system_dirs)
+  set(_implicit_dirs "")
+  if(DEFINED IMPLICIT_INCLUDE_DIRS)
+    string(REPLACE "|" ";" _implicit_dirs "${IMPLICIT_INCLUDE_DIRS}")
+  endif()
+  foreach(_dir IN LISTS _system_dirs)
+    if(NOT _dir STREQUAL "" AND NOT _dir IN_LIST _implicit_dirs)
+      list(APPEND _cmd -isystem "${_dir}")
+    endif()
+  endforeach()
+endif()
 if(MODE STREQUAL "control")
   list(APPEND _cmd -DBIN_SERIALIZER_CF_CONTROL)
 endif()

@@ -30,6 +30,9 @@ static_assert(std::is_convertible_v<std::string_view, bs::BufferView>);
 static_assert(std::is_convertible_v<std::array<std::uint8_t, 4>&, bs::BufferView>);
 static_assert(!std::is_constructible_v<bs::BufferView, std::string&&>);
 static_assert(!std::is_constructible_v<bs::BufferView, std::vector<char>&&>);
+// Not through the std::span<const std::byte> constructor either (it takes temporaries).
+static_assert(!std::is_constructible_v<bs::BufferView, std::vector<std::byte>&&>);
+static_assert(!std::is_constructible_v<bs::BufferView, std::array<std::byte, 4>&&>);
 static_assert(!std::is_constructible_v<bs::BufferView, std::vector<int>&>);
 static_assert(!std::is_constructible_v<bs::BufferView, std::u16string&>);
 

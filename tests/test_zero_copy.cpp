@@ -10,6 +10,11 @@
 #include <bin_serializer/sequence_view.hpp>
 
 #include <array>
+#include <chrono>
+#include <map>
+#include <tuple>
+#include <utility>
+#include <variant>
 #include <cstring>
 #include <iterator>
 #include <ranges>
@@ -753,6 +758,114 @@ TEST(ZeroCopyDebugDeathTest, ViewIntoReallocatedBufferIsReportedUnderAsan) {
       },
       "heap-use-after-free");
 #endif
+}
+
+// ---- borrows_input_v: which decoded types point into the input ----------
+
+namespace borrow_cases {
+struct ViewMember {
+  std::string_view symbol;
+  std::uint32_t depth;
+};
+struct OwnedMember {
+  std::string symbol;
+  std::uint32_t depth;
+};
+struct TreeOwned { // recursive: the walk must end, and say false
+  std::string name;
+  std::vector<TreeOwned> kids;
+};
+struct TreeWithView { // recursive, a view two levels down
+  std::vector<TreeWithView> kids;
+  std::optional<std::string_view> label;
+};
+class Reflected {
+public:
+  template <class V>
+  auto reflect(V&& v) {
+    return v(id_, bytes_);
+  }
+  template <class V>
+  auto reflect(V&& v) const {
+    return v(id_, bytes_);
+  }
+
+private:
+  std::uint32_t id_ = 0;
+  std::span<const std::byte> bytes_;
+};
+struct InMap {
+  std::map<std::uint32_t, std::variant<std::uint32_t, bs::array_view<std::uint32_t>>> m;
+};
+struct InTuple {
+  std::tuple<int, std::pair<int, bs::sequence_view<std::string_view>>> t;
+};
+struct InStdArray {
+  std::array<std::string_view, 2> a;
+};
+struct InCArray {
+  std::u16string_view c[3];
+};
+struct Deep { // nine levels of struct and container
+  std::vector<std::optional<std::array<std::vector<std::pair<int, std::tuple<InStdArray>>>, 1>>> v;
+};
+struct Handle { // a user type whose codec views the input
+  const std::byte* p;
+};
+} // namespace borrow_cases
+} // namespace
+
+template <>
+struct bin_serializer::codec<borrow_cases::Handle> {
+  static constexpr bool borrows = true;
+  using schema_equivalent = std::vector<std::byte>;
+  template <class W>
+  static bool write(W&, const borrow_cases::Handle&) {
+    return true;
+  }
+  template <class R>
+  static bool read(R&, borrow_cases::Handle&) {
+    return true;
+  }
+};
+
+namespace {
+using namespace borrow_cases;
+static_assert(bs::borrows_input_v<std::string_view>);
+static_assert(bs::borrows_input_v<std::span<const std::byte>>);
+static_assert(bs::borrows_input_v<bs::array_view<std::uint32_t>>);
+static_assert(bs::borrows_input_v<bs::sequence_view<std::string>>);
+static_assert(bs::borrows_input_v<ViewMember>);
+static_assert(bs::borrows_input_v<const ViewMember&>);
+static_assert(!bs::borrows_input_v<OwnedMember>);
+static_assert(!bs::borrows_input_v<TreeOwned>);
+static_assert(bs::borrows_input_v<TreeWithView>);
+static_assert(bs::borrows_input_v<Reflected>);
+static_assert(bs::borrows_input_v<InMap>);
+static_assert(bs::borrows_input_v<InTuple>);
+static_assert(bs::borrows_input_v<InStdArray>);
+static_assert(bs::borrows_input_v<InCArray>);
+static_assert(bs::borrows_input_v<Deep>);
+static_assert(bs::borrows_input_v<std::vector<Handle>>);
+static_assert(bs::borrows_input_v<std::vector<std::optional<std::string_view>>, bs::portable>);
+static_assert(bs::borrows_input_v<std::vector<std::optional<std::string_view>>,
+                                  bs::options{.format = bs::wire_format::compact}>);
+static_assert(!bs::borrows_input_v<std::map<std::string, std::vector<std::uint32_t>>>);
+static_assert(!bs::borrows_input_v<std::chrono::milliseconds>);
+static_assert(!bs::borrows_input_v<std::uint32_t>);
+static_assert(!bs::borrows_input_v<std::array<std::uint32_t, 4>>);
+static_assert(!bs::borrows_input_v<std::u16string>);
+
+TEST(BorrowsInput, ViewsAtAnyDepthOwnersNot) {
+  // The facts are the static_asserts above; a decoded ViewMember indeed
+  // points into the buffer it came from.
+  bs::Buffer buf;
+  ASSERT_TRUE(bs::serialize(buf, OwnedMember{"ABC", 3}));
+  ViewMember v{};
+  ASSERT_TRUE(bs::deserialize(buf, v));
+  EXPECT_EQ(v.symbol, "ABC");
+  EXPECT_GE(reinterpret_cast<const std::byte*>(v.symbol.data()), buf.data());
+  EXPECT_LT(reinterpret_cast<const std::byte*>(v.symbol.data()), buf.data() + buf.size());
 }
 
 } // namespace

@@ -7,15 +7,20 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "quote_service.hpp"
 
 namespace {
 
 int run_client(const std::string& target) {
-  quotes::QuoteClient client(grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
+  // One client for every method; the descriptors come from quote_service.hpp.
+  bin_serializer::grpc_client client(
+      grpc::CreateChannel(target, grpc::InsecureChannelCredentials()));
   const auto deadline = [] { return std::chrono::system_clock::now() + std::chrono::seconds(10); };
 
   // Unary: one tick.
@@ -23,7 +28,8 @@ int run_client(const std::string& target) {
     grpc::ClientContext ctx;
     ctx.set_deadline(deadline());
     workloads::Tick tick{};
-    const grpc::Status s = client.last(ctx, {.symbol_id = 7, .count = 0, .first_seq = 42}, tick);
+    const grpc::Status s =
+        client.call(ctx, quotes::last, {.symbol_id = 7, .count = 0, .first_seq = 42}, tick);
     if (!s.ok() || !(tick == quotes::tick_for(7, 42))) {
       std::fprintf(stderr, "Last failed: %s\n", s.error_message().c_str());
       return 1;
@@ -35,7 +41,8 @@ int run_client(const std::string& target) {
     grpc::ClientContext ctx;
     ctx.set_deadline(deadline());
     std::vector<workloads::Tick> batch;
-    const grpc::Status s = client.batch(ctx, {.symbol_id = 3, .count = 256, .first_seq = 0}, batch);
+    const grpc::Status s =
+        client.call(ctx, quotes::batch, {.symbol_id = 3, .count = 256, .first_seq = 0}, batch);
     if (!s.ok() || batch.size() != 256 || !(batch[255] == quotes::tick_for(3, 255))) {
       std::fprintf(stderr, "Batch failed: %s\n", s.error_message().c_str());
       return 1;
@@ -46,7 +53,8 @@ int run_client(const std::string& target) {
   {
     grpc::ClientContext ctx;
     ctx.set_deadline(deadline());
-    auto reader = client.stream(ctx, {.symbol_id = 9, .count = 1000, .first_seq = 100});
+    auto reader =
+        client.call(ctx, quotes::stream, {.symbol_id = 9, .count = 1000, .first_seq = 100});
     workloads::Tick tick{};
     std::uint64_t n = 0;
     while (reader.read(tick)) {
@@ -63,6 +71,67 @@ int run_client(const std::string& target) {
       return 1;
     }
     std::printf("Stream: %llu ticks\n", static_cast<unsigned long long>(n));
+  }
+  // Client streaming: 100 ticks up, one summary back.
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(deadline());
+    auto writer = client.call(ctx, quotes::record);
+    std::uint64_t quantity = 0;
+    for (std::uint64_t i = 0; i < 100; ++i) {
+      const workloads::Tick t = quotes::tick_for(5, i);
+      quantity += t.quantity;
+      if (!writer.write(t)) break; // the server ended the call: finish() says why
+    }
+    quotes::RecordSummary summary;
+    const grpc::Status s = writer.finish(summary);
+    if (!s.ok() || summary.ticks != 100 || summary.quantity != quantity) {
+      std::fprintf(stderr, "Record failed: %s\n", s.error_message().c_str());
+      return 1;
+    }
+    std::printf("Record: %llu ticks, last %s\n", static_cast<unsigned long long>(summary.ticks),
+                summary.last_symbol.c_str());
+  }
+  // Bidirectional: three requests, each answered by its ticks.
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(deadline());
+    auto stream = client.call(ctx, quotes::follow);
+    std::uint64_t n = 0;
+    for (std::uint32_t symbol = 1; symbol <= 3; ++symbol) {
+      if (!stream.write({.symbol_id = symbol, .count = 10, .first_seq = 0})) break;
+      workloads::Tick tick{};
+      for (std::uint64_t i = 0; i < 10 && stream.read(tick); ++i, ++n)
+        if (!(tick == quotes::tick_for(symbol, i))) {
+          std::fprintf(stderr, "Follow: tick differs\n");
+          return 1;
+        }
+    }
+    stream.writes_done();
+    workloads::Tick extra{};
+    while (stream.read(extra)) ++n; // none expected
+    const grpc::Status s = stream.finish();
+    if (!s.ok() || n != 30) {
+      std::fprintf(stderr, "Follow failed after %llu ticks: %s\n",
+                   static_cast<unsigned long long>(n), s.error_message().c_str());
+      return 1;
+    }
+    std::printf("Follow: %llu ticks\n", static_cast<unsigned long long>(n));
+  }
+  // Callback API: the call returns at once, done() runs on a gRPC thread.
+  {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(deadline());
+    workloads::Tick tick{};
+    std::promise<grpc::Status> done;
+    client.call_async(ctx, quotes::last_cb, {.symbol_id = 8, .first_seq = 1}, tick,
+                      [&done](grpc::Status s) { done.set_value(std::move(s)); });
+    const grpc::Status s = done.get_future().get();
+    if (!s.ok() || !(tick == quotes::tick_for(8, 1))) {
+      std::fprintf(stderr, "LastCb failed: %s\n", s.error_message().c_str());
+      return 1;
+    }
+    std::printf("LastCb: symbol %u\n", tick.symbol_id);
   }
   return 0;
 }

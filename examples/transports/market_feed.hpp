@@ -10,9 +10,12 @@
 //      dropped (with errc and offset), never trusted.
 //
 // Copies: a message is serialized straight into the zmq::message_t that is
-// sent (SpanBuffer over its storage: no intermediate buffer), and decoded
-// straight from the received zmq::message_t (BufferView over its bytes; a
-// std::string_view member can point into it).
+// sent, and decoded straight from the received zmq::message_t
+// (bin_serializer/io/zmq.hpp). A Note's text is decoded as a std::string_view
+// into the received frame (NoteView): dispatch() uses it only while the
+// subscriber still holds that frame; a NoteView that must outlive the frame is
+// received as a bin_serializer::zmq_received<NoteView>, which keeps the frame
+// (recv_message into a plain NoteView does not compile).
 //
 // Slow joiner: a SUB socket only gets what is published after its
 // subscription reached the publisher, which takes an unknown time after
@@ -24,9 +27,7 @@
 #pragma once
 
 #include <bin_serializer/bin_serializer.hpp>
-#include <bin_serializer/span_buffer.hpp>
-
-#include <zmq.hpp>
+#include <bin_serializer/io/zmq.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -88,19 +89,13 @@ inline Note note_at(std::uint64_t seq) {
 // Serializes `value` into a new zmq::message_t of exactly its framed size.
 template <class T>
 zmq::message_t to_zmq(const T& value) {
-  zmq::message_t msg(bin_serializer::message_header_size_v<T> +
-                     bin_serializer::serialized_size<wire>(value));
-  bin_serializer::SpanBuffer out(msg.data(), msg.size());
-  const bool ok = bin_serializer::serialize_message<wire>(out, value) && out.full();
-  (void)ok; // cannot fail: the storage has exactly the measured size
-  return msg;
+  return bin_serializer::to_zmq_message<wire>(value);
 }
 
 template <class T>
 void publish(zmq::socket_t& pub, std::string_view topic, const T& value) {
   pub.send(zmq::buffer(topic), zmq::send_flags::sndmore);
-  zmq::message_t body = to_zmq(value);
-  pub.send(body, zmq::send_flags::none);
+  bin_serializer::send_message<wire>(pub, value);
 }
 
 // Binds PUB and REP on ephemeral 127.0.0.1 ports; endpoints() for the subscriber.
@@ -172,17 +167,16 @@ inline void reject(Tally& t, bin_serializer::error e) {
   t.last_rejection = std::string(errc_id(e.code)) + " at offset " + std::to_string(e.offset);
 }
 
-// Decodes one body frame (zero copy: a view over the zmq message's bytes).
+// Decodes one body frame, which the caller holds for the whole call (a
+// NoteView's text points into it).
 inline void dispatch(const zmq::message_t& body, Tally& t) {
   bin_serializer::BufferView in(body.data(), body.size());
   bin_serializer::message_header h;
   if (!bin_serializer::read_message_header(in, h)) return reject(t, in.last_error());
-  in.seek(0); // deserialize_message reads (and checks) the header again
   auto take = [&](auto& value) {
-    if (bin_serializer::deserialize_message<wire>(in, value) && in.remaining() == 0) return true;
-    reject(t, in.last_error()
-                  ? in.last_error()
-                  : bin_serializer::error{bin_serializer::errc::invalid_value, in.read_position()});
+    const bin_serializer::error e = bin_serializer::decode_zmq_message<wire>(body, value);
+    if (!e) return true;
+    reject(t, e);
     return false;
   };
   auto sequence = [&](std::uint64_t seq) {
@@ -209,7 +203,7 @@ inline void dispatch(const zmq::message_t& body, Tally& t) {
     return;
   }
   case Note::bin_serializer_message_id: {
-    NoteView n; // text points into `body`
+    NoteView n; // text points into `body`, used before dispatch returns
     if (!take(n)) return;
     sequence(n.seq);
     if (n.text != note_at(n.seq).text) ++t.wrong_value;

@@ -47,6 +47,13 @@ public:
   BufferView(R&& bytes) noexcept // NOLINT: implicit by design, like the span constructor
       : BufferView(static_cast<const void*>(std::ranges::data(bytes)),
                    static_cast<std::size_t>(std::ranges::size(bytes))) {}
+  // A temporary container (std::vector<std::byte>&&) would otherwise reach
+  // the std::span constructor, which accepts one, and the view would dangle
+  // at once: keep the container in a variable and view that.
+  template <class R>
+    requires contiguous_bytes<R> && (!std::is_lvalue_reference_v<R>) &&
+                 (!std::ranges::borrowed_range<R>)
+  BufferView(R&&) = delete;
 
   // Copies the next n bytes out; false (position unchanged, last_error() =
   // truncated) if fewer than n remain.

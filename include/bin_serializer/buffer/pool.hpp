@@ -16,6 +16,12 @@
 // capacity above max_retained_capacity is freed instead, so one huge message
 // does not pin its storage for the life of the pool.
 //
+// Views (string_view, span, array_view, sequence_view: borrows_input_v)
+// decoded from a lease are valid until the lease goes back: the storage is
+// then reused by the next acquire(), so a stale view silently reads another
+// message rather than freed memory. Decode into owning types when the value
+// outlives the lease.
+//
 // acquire() never fails and never throws. With nothing pooled it hands out a
 // new Buffer, which allocates only when first written (or reserves
 // initial_capacity; if that allocation fails the Buffer starts empty and its

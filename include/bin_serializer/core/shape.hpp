@@ -30,6 +30,14 @@
 //   presizable()              whether the library computes size(v) itself,
 //                             so a message of T may be written unchecked after
 //                             one reservation (cursor/presized_writer.hpp)
+//   borrows<D>()              whether a decoded T points into the input bytes
+//                             (a string_view, span, array_view, sequence_view
+//                             at any depth): such a value is valid only while
+//                             those bytes are; the composite descriptions ask
+//                             their parts through borrows_within (below), D
+//                             levels deep at most. Asked only by APIs that
+//                             decode from storage they then release (gRPC,
+//                             ZeroMQ): borrows_input_v
 //
 // Every walk (encode, decode, size, bounds, runs, presizing, value checks)
 // asks this description; none switches on the category itself. A codec (a std family,
@@ -87,6 +95,41 @@ struct shape_for {
 
 template <options Opts, class T>
 using shape = typename shape_for<Opts, T>::type;
+
+// Whether a decoded T points into the input bytes, looking at most Depth
+// levels of parts deep (struct fields, elements, template arguments). A
+// variable template, so each (T, Depth) is computed once however often it is
+// asked. A recursive type (a node holding a vector of nodes) reaches itself
+// again; the walk then stops at Depth 0 with false, which is exact: every
+// type inside T is reachable from T along a path that visits no type twice,
+// so a view anywhere in T is seen within as many levels as T has distinct
+// part types (up to borrow_depth_limit).
+inline constexpr std::size_t borrow_depth_limit = 32;
+
+template <options Opts, class T, std::size_t Depth>
+inline constexpr bool borrows_within = shape<Opts, T>::template borrows<Depth>();
+
+template <options Opts, class T>
+inline constexpr bool borrows_within<Opts, T, 0> = false;
+
+template <options Opts, std::size_t Depth, class... Ts>
+consteval bool any_borrows(type_list<Ts...>) {
+  return (borrows_within<Opts, Ts, Depth> || ...);
+}
+
+// A codec's template arguments that may hold values: not the empty ones
+// (allocators, comparators, hashers, char_traits, std::ratio).
+template <options Opts, class A, std::size_t Depth>
+consteval bool argument_borrows() {
+  if constexpr (std::is_empty_v<A>)
+    return false;
+  else
+    return borrows_within<Opts, A, Depth>;
+}
+template <options Opts, std::size_t Depth, class... As>
+consteval bool any_argument_borrows(type_list<As...>) {
+  return (argument_borrows<Opts, As, Depth>() || ...);
+}
 
 // A struct's visible fields, for value checks on its object bytes: whether
 // any field's description validates, and the first invalid byte of any.
@@ -176,6 +219,10 @@ struct shape_of {
   static consteval bool writes_object_bytes() { return false; }
   static consteval bool validates() { return false; }
   static std::size_t invalid_at(const unsigned char*) noexcept { return no_invalid_byte; }
+  template <std::size_t Depth>
+  static consteval bool borrows() {
+    return false;
+  }
   template <class H>
   static constexpr void schema(H&) {
     explain_unsupported<T, Opts>();
@@ -212,6 +259,10 @@ struct shape_of {
 //   template <options Opts> static std::size_t invalid_at(const unsigned char*);
 //                                       checks on its object bytes (std::array)
 //   static constexpr bool leaf;         holds no nested values (max_depth)
+//   static constexpr bool borrows;      a decoded value points into the input
+//                                       (a view). Without it: whether any non-empty
+//                                       template argument of T borrows (a
+//                                       container holds its arguments' values)
 //   template <class H> static void schema(H&);  fingerprint (frame/schema_tokens.hpp)
 template <class T>
 concept leaf_codec = requires { requires codec<T>::leaf; };
@@ -253,6 +304,15 @@ struct shape_of<Opts, T, category::codec> {
   }
   static consteval bool object_bytes() { return codec_is_object_bytes<Opts, T>(); }
   static consteval bool writes_object_bytes() { return object_bytes(); }
+  template <std::size_t Depth>
+  static consteval bool borrows() {
+    if constexpr (requires { C::borrows; })
+      return bool{C::borrows};
+    else if constexpr (is_std_array_v<T>)
+      return borrows_within<Opts, typename T::value_type, Depth - 1>;
+    else
+      return any_argument_borrows<Opts, Depth - 1>(typename type_args<T>::type{});
+  }
   static consteval bool validates() {
     if constexpr (requires { C::template validates<Opts>; })
       return bool{C::template validates<Opts>};
@@ -336,6 +396,11 @@ struct shape_of<Opts, T, category::bulk> {
   // Unless it holds bools or ranged enums to check (core/validate.hpp).
   static consteval bool object_bytes() { return !validates() && !contains_refused<T>(); }
   static consteval bool writes_object_bytes() { return !contains_refused<T>(); }
+  // Copied into the value: a view cannot be bulk (its codec has a layout).
+  template <std::size_t Depth>
+  static consteval bool borrows() {
+    return false;
+  }
   // A leaf as such, an array as its elements, a struct as its visible fields
   // (with opts.check_trivial_members), each asked of its own description.
   static consteval bool validates() {
@@ -421,6 +486,10 @@ struct shape_of<Opts, T, category::scalar> {
   static consteval bool presizable() { return true; }
   static consteval bool object_bytes() { return false; } // the format encodes it
   static consteval bool writes_object_bytes() { return false; }
+  template <std::size_t Depth>
+  static consteval bool borrows() {
+    return false;
+  }
   static consteval bool validates() { return leaf_validates<Opts, T>(); }
   static std::size_t invalid_at(const unsigned char* p) noexcept {
     if constexpr (validates())
@@ -477,6 +546,10 @@ struct shape_of<Opts, T, category::array> {
   }
   static consteval bool object_bytes() { return false; } // else it would be bulk
   static consteval bool writes_object_bytes() { return false; }
+  template <std::size_t Depth>
+  static consteval bool borrows() {
+    return borrows_within<Opts, E, Depth - 1>;
+  }
   // Never inside a block copy (it would be bulk then): its elements check
   // themselves as they are read.
   static consteval bool validates() { return false; }
@@ -539,6 +612,10 @@ struct fields_shape {
     return (shape<Opts, Fs>::varying_leaves() + ... + 0);
   }
   static consteval bool presizable() { return (shape<Opts, Fs>::presizable() && ...); }
+  template <std::size_t Depth>
+  static consteval bool borrows() {
+    return (borrows_within<Opts, Fs, Depth> || ...);
+  }
   static consteval std::size_t run_size() {
     if constexpr (sizeof...(Fs) == 0) {
       return std::size_t{0};
@@ -595,6 +672,10 @@ struct shape_of<Opts, T, C> {
   }
   static consteval bool object_bytes() { return false; } // field by field
   static consteval bool writes_object_bytes() { return false; }
+  template <std::size_t Depth>
+  static consteval bool borrows() {
+    return fields::template borrows<Depth - 1>();
+  }
   // Read field by field, each checking itself; inside a block copy (a
   // trivially copyable struct holding it), its fields' checks on those bytes.
   static consteval bool validates() {
@@ -673,6 +754,10 @@ struct shape_of<Opts, T, category::evolvable> {
   }
   static consteval bool object_bytes() { return false; } // its prefix is a layout of its own
   static consteval bool writes_object_bytes() { return false; }
+  template <std::size_t Depth>
+  static consteval bool borrows() {
+    return fields::template borrows<Depth - 1>();
+  }
   static consteval bool validates() { return false; } // never a block copy
   static std::size_t invalid_at(const unsigned char*) noexcept { return no_invalid_byte; }
   template <class H>
@@ -700,3 +785,18 @@ struct shape_of<Opts, T, category::evolvable> {
 };
 
 } // namespace bin_serializer::detail
+
+namespace bin_serializer {
+
+// Whether a T decoded in format Opts points into the input bytes: it holds a
+// std::basic_string_view, std::span, array_view or sequence_view (or a value
+// of a codec that states borrows) at any depth, in a struct field, a
+// container element, an optional, a variant alternative, a tuple, a C array.
+// Such a value is valid only while the bytes it was decoded from are alive
+// and unchanged; an API that decodes from storage it releases afterwards
+// (io/grpc.hpp, io/zmq.hpp) refuses these types at compile time.
+template <class T, options Opts = native>
+inline constexpr bool borrows_input_v =
+    detail::borrows_within<Opts, std::remove_cvref_t<T>, detail::borrow_depth_limit>;
+
+} // namespace bin_serializer

@@ -27,6 +27,8 @@ inline constexpr bool is_byte_like =
 
 template <class T, std::size_t Extent>
 struct codec<std::span<T, Extent>> {
+  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
+  static constexpr bool borrows = true;
 
   // Fingerprint (frame/schema_tokens.hpp): SEQUENCE (a count at any extent), then the element.
   template <class H>

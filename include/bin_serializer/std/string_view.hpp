@@ -30,6 +30,8 @@ template <class CharT, class Traits>
 struct codec<std::basic_string_view<CharT, Traits>> {
   // Holds no nested values: does not count against opts.max_depth.
   static constexpr bool leaf = true;
+  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
+  static constexpr bool borrows = true;
 
   // Fingerprint (frame/schema_tokens.hpp): the std::basic_string one.
   template <class H>

@@ -213,6 +213,8 @@ consteval bool viewable_element() {
 
 template <class T>
 struct codec<array_view<T>> {
+  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
+  static constexpr bool borrows = true;
   using view_type = array_view<T>;
   // Same bytes as std::vector<T>, so the same schema fingerprint.
   using schema_equivalent = std::vector<T>;
@@ -259,32 +261,36 @@ struct codec<array_view<T>> {
                   "member as a std::vector<T> instead, e.g.\n"
                   "    std::vector<Acceleration> acceleration;");
     detail::std_codec::refuse_pointers<R::opts, T>();
-    std::size_t n = 0;
-    if (!r.read_length(n, sizeof(T))) return false;
-    const std::size_t at = r.position();
-    const std::byte* p = r.take(n * sizeof(T));
-    if (p == nullptr) return false;
-    if constexpr (detail::shape<R::opts, T>::validates()) {
-      // bool, ranged enums (and with check_trivial_members, structs holding
-      // them): every element is checked once here, so access never sees an
-      // invalid value.
-      for (std::size_t i = 0; i < n; ++i) {
-        alignas(T) unsigned char raw[sizeof(T)];
-        std::memcpy(raw, p + i * sizeof(T), sizeof(T));
-        if constexpr (!detail::bulk_copyable<R::opts, T>) {
-          // portable scalar on a big-endian host: check the decoded value
-          typename detail::uint_of_size<sizeof(T)>::type bits;
-          std::memcpy(&bits, raw, sizeof bits);
-          const T value = detail::from_little<T>(bits);
-          std::memcpy(raw, &value, sizeof(T));
+    if constexpr (!R::contiguous) {
+      return false; // refused above; no second error about take()
+    } else {
+      std::size_t n = 0;
+      if (!r.read_length(n, sizeof(T))) return false;
+      const std::size_t at = r.position();
+      const std::byte* p = r.take(n * sizeof(T));
+      if (p == nullptr) return false;
+      if constexpr (detail::shape<R::opts, T>::validates()) {
+        // bool, ranged enums (and with check_trivial_members, structs holding
+        // them): every element is checked once here, so access never sees an
+        // invalid value.
+        for (std::size_t i = 0; i < n; ++i) {
+          alignas(T) unsigned char raw[sizeof(T)];
+          std::memcpy(raw, p + i * sizeof(T), sizeof(T));
+          if constexpr (!detail::bulk_copyable<R::opts, T>) {
+            // portable scalar on a big-endian host: check the decoded value
+            typename detail::uint_of_size<sizeof(T)>::type bits;
+            std::memcpy(&bits, raw, sizeof bits);
+            const T value = detail::from_little<T>(bits);
+            std::memcpy(raw, &value, sizeof(T));
+          }
+          const std::size_t bad = detail::shape<R::opts, T>::invalid_at(raw);
+          if (bad != detail::no_invalid_byte) [[unlikely]]
+            return r.fail(errc::invalid_value, at + i * sizeof(T) + bad);
         }
-        const std::size_t bad = detail::shape<R::opts, T>::invalid_at(raw);
-        if (bad != detail::no_invalid_byte) [[unlikely]]
-          return r.fail(errc::invalid_value, at + i * sizeof(T) + bad);
       }
+      v = view_type::from_bytes(p, n, !detail::bulk_copyable<R::opts, T>);
+      return true;
     }
-    v = view_type::from_bytes(p, n, !detail::bulk_copyable<R::opts, T>);
-    return true;
   }
 };
 

@@ -155,6 +155,8 @@ private:
 
 template <class T, wire_format Format>
 struct codec<sequence_view<T, Format>> {
+  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
+  static constexpr bool borrows = true;
   using view_type = sequence_view<T, Format>;
   // Same bytes as std::vector<T>, so the same schema fingerprint.
   using schema_equivalent = std::vector<T>;
@@ -197,20 +199,24 @@ struct codec<sequence_view<T, Format>> {
                   "bin_serializer: this sequence_view's elements are decoded in another wire "
                   "format than the call's. For the portable format declare e.g.\n"
                   "    bin_serializer::sequence_view<T, bin_serializer::wire_format::portable>");
-    namespace sc = detail::std_codec;
-    sc::refuse_pointers<R::opts, T>();
-    std::size_t n = 0;
-    if (!r.read_length(n, sc::min_size_of<R::opts, T>())) return false;
-    const std::byte* first = r.take(0);
-    // Every element is decoded once, with the call's options and depth, so
-    // hostile bytes fail here; the decoded values are dropped.
-    T scratch{};
-    for (std::size_t i = 0; i < n; ++i)
-      if (!::bin_serializer::deserialize_field(r, scratch)) [[unlikely]]
-        return false;
-    const std::byte* last = r.take(0);
-    v = view_type::from_bytes({first, static_cast<std::size_t>(last - first)}, n);
-    return true;
+    detail::std_codec::refuse_pointers<R::opts, T>();
+    if constexpr (!R::contiguous) {
+      return false; // refused above; no second error about take()
+    } else {
+      namespace sc = detail::std_codec;
+      std::size_t n = 0;
+      if (!r.read_length(n, sc::min_size_of<R::opts, T>())) return false;
+      const std::byte* first = r.take(0);
+      // Every element is decoded once, with the call's options and depth, so
+      // hostile bytes fail here; the decoded values are dropped.
+      T scratch{};
+      for (std::size_t i = 0; i < n; ++i)
+        if (!::bin_serializer::deserialize_field(r, scratch)) [[unlikely]]
+          return false;
+      const std::byte* last = r.take(0);
+      v = view_type::from_bytes({first, static_cast<std::size_t>(last - first)}, n);
+      return true;
+    }
   }
 };
 
