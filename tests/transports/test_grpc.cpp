@@ -293,7 +293,7 @@ TEST_F(GrpcLoopback, NativeFormatIsSchemaMismatchAtTheFormatByte) {
   const auto* p = reinterpret_cast<const unsigned char*>(buf.data());
   grpc::ByteBuffer resp;
   expect_refused(raw_call(quotes::last_path, {p, p + buf.size()}, resp),
-                 "schema_mismatch at offset 5");
+                 "schema_mismatch at offset 5 (schema mismatch: format expected 0x1 found 0)");
 }
 
 TEST_F(GrpcLoopback, TrailingBytesAreRefused) {
@@ -788,6 +788,11 @@ TEST(GrpcTraits, TypeWithAMessageIdGoesOutWithThe32ByteHeader) {
 TEST(GrpcTraits, ErrorTextNamesCodeOffsetAndReason) {
   EXPECT_EQ(bin_serializer::grpc_error_text({bin_serializer::errc::schema_mismatch, 8}),
             "bin_serializer: schema_mismatch at offset 8 (schema mismatch)");
+  // A mismatch found in a header names the field and both values.
+  EXPECT_EQ(bin_serializer::grpc_error_text(bin_serializer::error::schema(
+                8, bin_serializer::mismatch::fingerprint, 0x1a2b, 0x3c4d)),
+            "bin_serializer: schema_mismatch at offset 8 (schema mismatch: fingerprint expected "
+            "0x1a2b found 0x3c4d)");
   EXPECT_EQ(bin_serializer::errc_name(bin_serializer::errc::io_error), "io_error");
 }
 

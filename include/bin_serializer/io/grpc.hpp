@@ -80,6 +80,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <functional>
 #include <map>
@@ -123,6 +124,15 @@ inline std::string grpc_error_text(error e) {
   s += std::to_string(e.offset);
   s += " (";
   s += e.message();
+  if (e.what() != mismatch::none) { // "...: fingerprint expected 0x1a2b found 0x3c4d"
+    char values[64];
+    std::snprintf(values, sizeof values, " expected %#llx found %#llx",
+                  static_cast<unsigned long long>(e.expected()),
+                  static_cast<unsigned long long>(e.found()));
+    s += ": ";
+    s += mismatch_name(e.what());
+    s += values;
+  }
   s += ')';
   return s;
 }
