@@ -582,63 +582,239 @@ template <class T>
 concept reflect_gives_only_const =
     Reflectable<T> && decltype(std::declval<T&>().reflect(std::declval<constness_probe&>()))::value;
 
-// Instantiates the diagnostic that explains why T has no layout.
+// An evolvable struct's own checks (core/evolution_io.hpp).
+template <class T>
+consteval bool check_evolvable();
+
+// Why a type has no layout: one reason per diagnostic above.
+enum class unsupported_reason : unsigned char {
+  evolution,
+  raw_pointer,
+  std_header_missing,
+  not_portable,
+  owning_pointer,
+  opted_in_with_reflect,
+  bad_reflect,
+  base_class,
+  fields_hidden_portable,
+  polymorphic,
+  fields_hidden_opt_in,
+  aggregate_not_visible,
+  no_layout
+};
+
 template <class T, options Opts = options{}>
-constexpr void explain_unsupported() {
+consteval unsupported_reason why_unsupported() {
   using U = std::remove_cv_t<T>;
+  using enum unsupported_reason;
   if constexpr (refused_type<U>)
-    (void)sizeof(raw_pointer_is_not_serializable<U>);
+    return raw_pointer;
+  else if constexpr (evolvable_type<U> && !has_codec<U>)
+    return evolution;
   else if constexpr (is_std_family<U> && !has_codec<U>)
-    (void)sizeof(std_type_needs_its_header<U>);
+    return std_header_missing;
   else if constexpr (format_of<Opts>::template refuses<U>)
-    (void)sizeof(type_is_not_portable<U>);
+    return not_portable;
   else if constexpr (smart_pointer<U>)
-    (void)sizeof(smart_pointer_is_not_serializable<U>);
+    return owning_pointer;
   else if constexpr (opted_in_bulk<U> && has_reflect_member<U>)
-    (void)sizeof(opted_in_type_has_reflect<U>);
+    return opted_in_with_reflect;
   else if constexpr (has_reflect_member<U>)
-    (void)sizeof(reflect_must_return_visitor_result<U>);
+    return bad_reflect;
   else if constexpr (aggregate_with_base<U>)
-    (void)sizeof(aggregate_has_base_class<U>);
+    return base_class;
   else if constexpr (!format_of<Opts>::host_layout && std::is_trivially_copyable_v<U> &&
                      !plain_aggregate<U>)
-    (void)sizeof(trivially_copyable_without_fields<U>);
+    return fields_hidden_portable;
   else if constexpr (std::is_polymorphic_v<U>)
-    (void)sizeof(polymorphic_type_is_not_serializable<U>);
+    return polymorphic;
   else if constexpr (std::is_trivially_copyable_v<U> && !plain_aggregate<U>)
-    (void)sizeof(fields_not_visible_opt_in<U>);
+    return fields_hidden_opt_in;
   else if constexpr (plain_aggregate<U>)
+    return aggregate_not_visible;
+  else
+    return no_layout;
+}
+
+// Instantiates the one diagnostic for reason R, naming U. It takes no
+// options, so a compiler's instantiation trace does not print them again.
+template <unsupported_reason R, class U>
+constexpr void report_unsupported() {
+  using enum unsupported_reason;
+  if constexpr (R == evolution)
+    (void)check_evolvable<U>();
+  else if constexpr (R == raw_pointer)
+    (void)sizeof(raw_pointer_is_not_serializable<U>);
+  else if constexpr (R == std_header_missing)
+    (void)sizeof(std_type_needs_its_header<U>);
+  else if constexpr (R == not_portable)
+    (void)sizeof(type_is_not_portable<U>);
+  else if constexpr (R == owning_pointer)
+    (void)sizeof(smart_pointer_is_not_serializable<U>);
+  else if constexpr (R == opted_in_with_reflect)
+    (void)sizeof(opted_in_type_has_reflect<U>);
+  else if constexpr (R == bad_reflect)
+    (void)sizeof(reflect_must_return_visitor_result<U>);
+  else if constexpr (R == base_class)
+    (void)sizeof(aggregate_has_base_class<U>);
+  else if constexpr (R == fields_hidden_portable)
+    (void)sizeof(trivially_copyable_without_fields<U>);
+  else if constexpr (R == polymorphic)
+    (void)sizeof(polymorphic_type_is_not_serializable<U>);
+  else if constexpr (R == fields_hidden_opt_in)
+    (void)sizeof(fields_not_visible_opt_in<U>);
+  else if constexpr (R == aggregate_not_visible)
     (void)sizeof(aggregate_fields_not_visible<U>);
   else
     (void)sizeof(type_is_not_serializable<U>);
 }
 
-template <options Opts, class T>
-consteval bool is_serializable();
-
-template <options Opts, class... Fs>
-consteval bool all_serializable(type_list<Fs...>) {
-  return (is_serializable<Opts, Fs>() && ...);
+// Instantiates the diagnostic that explains why T has no layout.
+template <class T, options Opts = options{}>
+constexpr void explain_unsupported() {
+  report_unsupported<why_unsupported<T, Opts>(), std::remove_cv_t<T>>();
 }
 
-template <options Opts, class T>
+// A codec may list the types it holds (a container's element, an optional's
+// value, a variant's alternatives):
+//   using elements = type_list<T>;
+// Serializable<T> then requires each of them, so a std::vector<int*> is
+// refused where it is used with one message, not deep inside the codec.
+template <class T>
+concept codec_lists_elements = has_codec<T> && is_type_list<typename codec<T>::elements>;
+
+// How many codecs deep Serializable looks for element types: a recursive type
+// (a node holding a vector of nodes) ends there; its codec checks the rest.
+inline constexpr std::size_t element_check_depth = 4;
+
+template <options Opts, class T, std::size_t Depth = element_check_depth>
+consteval bool is_serializable();
+
+template <options Opts, std::size_t Depth, class... Fs>
+consteval bool all_serializable(type_list<Fs...>) {
+  return (is_serializable<Opts, Fs, Depth>() && ...);
+}
+
+template <options Opts, class T, std::size_t Depth>
 consteval bool is_serializable() {
+  using U = std::remove_cv_t<T>;
   constexpr category c = category_of<Opts, T>();
   if constexpr (c == category::refused || c == category::not_portable || c == category::unsupported)
     return false;
   else if constexpr (c == category::array)
-    return is_serializable<Opts, std::remove_extent_t<std::remove_cv_t<T>>>();
+    return is_serializable<Opts, std::remove_extent_t<U>, Depth>();
   else if constexpr (c == category::reflectable || c == category::aggregate)
-    return all_serializable<Opts>(member_types_t<std::remove_cv_t<T>>{});
+    return all_serializable<Opts, Depth>(member_types_t<U>{});
   else if constexpr (c == category::evolvable) {
-    if constexpr (has_visible_fields<std::remove_cv_t<T>>)
-      return all_serializable<Opts>(member_types_t<std::remove_cv_t<T>>{});
+    if constexpr (has_visible_fields<U>)
+      return versions_well_formed<U>(member_types_t<U>::size) &&
+             all_serializable<Opts, Depth>(member_types_t<U>{});
     else
       return false;
   } else if constexpr (c == category::bulk)
     return !contains_refused<T>();
+  else if constexpr (c == category::codec && codec_lists_elements<U> && Depth != 0)
+    return all_serializable<Opts, Depth - 1>(typename codec<U>::elements{});
   else
     return true; // a codec checks its own element types when instantiated
+}
+
+// ---- the first type without a layout, for the one diagnostic
+//
+// first_unsupported_t<Opts, T>: T itself, or the first field or element inside
+// it (depth first, in wire order) that makes Serializable<T> false; the walk
+// is is_serializable's, and is instantiated only when that is false.
+template <options Opts, class T, std::size_t Depth = element_check_depth>
+consteval auto first_unsupported();
+
+template <options Opts, std::size_t Depth>
+consteval auto first_unsupported_of(type_list<>) {
+  return std::type_identity<void>{};
+}
+template <options Opts, std::size_t Depth, class F, class... Fs>
+consteval auto first_unsupported_of(type_list<F, Fs...>) {
+  if constexpr (!is_serializable<Opts, F, Depth>())
+    return first_unsupported<Opts, F, Depth>();
+  else
+    return first_unsupported_of<Opts, Depth>(type_list<Fs...>{});
+}
+
+consteval auto first_refused_of(type_list<>);
+template <class F, class... Fs>
+consteval auto first_refused_of(type_list<F, Fs...>);
+
+// The raw pointer inside a type that would otherwise be one block.
+template <class T>
+consteval auto first_refused() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (refused_type<U>)
+    return std::type_identity<U>{};
+  else if constexpr (std::is_array_v<U>)
+    return first_refused<std::remove_extent_t<U>>();
+  else if constexpr (has_visible_fields<U>)
+    return []<class... Fs>(type_list<Fs...>) {
+      return first_refused_of(type_list<Fs...>{});
+    }(member_types_t<U>{});
+  else if constexpr (tuple_like<U>)
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return first_refused_of(type_list<std::tuple_element_t<I, U>...>{});
+    }(std::make_index_sequence<std::tuple_size_v<U>>{});
+  else
+    return std::type_identity<U>{};
+}
+consteval auto first_refused_of(type_list<>) { return std::type_identity<void>{}; }
+template <class F, class... Fs>
+consteval auto first_refused_of(type_list<F, Fs...>) {
+  if constexpr (contains_refused<F>())
+    return first_refused<F>();
+  else
+    return first_refused_of(type_list<Fs...>{});
+}
+
+template <class T>
+consteval bool evolution_well_formed() {
+  if constexpr (has_visible_fields<T>)
+    return versions_well_formed<T>(member_types_t<T>::size);
+  else
+    return false;
+}
+
+template <options Opts, class T, std::size_t Depth>
+consteval auto first_unsupported() {
+  using U = std::remove_cv_t<T>;
+  constexpr category c = category_of<Opts, T>();
+  if constexpr (c == category::array)
+    return first_unsupported<Opts, std::remove_extent_t<U>, Depth>();
+  else if constexpr (c == category::evolvable) {
+    if constexpr (!evolution_well_formed<U>())
+      return std::type_identity<U>{}; // its versions<...> or its fields: check_evolvable says
+    else
+      return first_unsupported_of<Opts, Depth>(member_types_t<U>{});
+  } else if constexpr ((c == category::reflectable || c == category::aggregate) &&
+                       has_visible_fields<U>)
+    return first_unsupported_of<Opts, Depth>(member_types_t<U>{});
+  else if constexpr (c == category::bulk)
+    return first_refused<U>();
+  else if constexpr (c == category::codec && codec_lists_elements<U> && Depth != 0)
+    return first_unsupported_of<Opts, Depth - 1>(typename codec<U>::elements{});
+  else
+    return std::type_identity<U>{};
+}
+template <options Opts, class T>
+using first_unsupported_t = typename decltype(first_unsupported<Opts, T>())::type;
+
+// The entry points (serialize, deserialize, ...) test has_layout<Opts, T>
+// and, when it is false, call diagnose_layout<Opts, T>() instead of compiling
+// anything else for T: it instantiates the one diagnostic for the first type
+// without a layout (T, or a field or element of it), which is then the only
+// error.
+template <options Opts, class T>
+inline constexpr bool has_layout = is_serializable<Opts, T>();
+
+template <options Opts, class T>
+constexpr void diagnose_layout() {
+  using U = first_unsupported_t<Opts, T>;
+  report_unsupported<why_unsupported<U, Opts>(), U>();
 }
 
 } // namespace detail

@@ -55,7 +55,10 @@ BIN_SERIALIZER_INLINE bool deserialize_one(B& buffer, T& value) {
 // Always inlined, like serialize(): the reader's cursor stays in registers.
 template <options Opts = native, ReadableBuffer B, class T>
 BIN_SERIALIZER_INLINE bool deserialize(B& buffer, T& value) {
-  return detail::deserialize_one<Opts>(buffer, value);
+  if constexpr (!detail::has_layout<Opts, std::remove_const_t<T>>)
+    return detail::diagnose_layout<Opts, std::remove_const_t<T>>(), false; // see has_layout
+  else
+    return detail::deserialize_one<Opts>(buffer, value);
 }
 
 namespace detail {

@@ -103,7 +103,10 @@ BIN_SERIALIZER_INLINE bool serialize_one(B& buffer, const T& value) {
 // (an out-of-line call keeps it in memory and adds a prologue per message).
 template <options Opts = native, WritableBuffer B, class T>
 BIN_SERIALIZER_INLINE bool serialize(B& buffer, const T& value) {
-  return detail::serialize_one<Opts>(buffer, value);
+  if constexpr (!detail::has_layout<Opts, T>)
+    return detail::diagnose_layout<Opts, T>(), false; // the one diagnostic says why
+  else
+    return detail::serialize_one<Opts>(buffer, value);
 }
 
 // Appends many values with one cursor, for loops that write messages back to

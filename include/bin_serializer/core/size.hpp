@@ -68,7 +68,10 @@ concept BoundedSize = detail::has_bounded_size<Opts, std::remove_cvref_t<T>>();
 // Exact number of bytes serialize<Opts>(buffer, value) appends.
 template <options Opts = native, class T>
 [[nodiscard]] constexpr std::size_t serialized_size(const T& value) {
-  return detail::size_of<Opts>(value);
+  if constexpr (!detail::has_layout<Opts, T>)
+    return detail::diagnose_layout<Opts, T>(), 0; // the one diagnostic says why
+  else
+    return detail::size_of<Opts>(value);
 }
 
 // Largest encoding of any T. Only defined for BoundedSize types: a type holding

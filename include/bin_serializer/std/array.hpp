@@ -40,6 +40,8 @@ consteval bool array_is_object_bytes() {
 
 template <class T, std::size_t N>
 struct codec<std::array<T, N>> {
+  // What Serializable<T> checks inside (core/classify.hpp).
+  using elements = detail::type_list<T>;
 
   // Fingerprint (frame/schema_tokens.hpp): ARRAY N, then the element.
   template <class H>

@@ -19,6 +19,8 @@ namespace bin_serializer {
 
 template <class T, class A>
 struct codec<std::list<T, A>> {
+  // What Serializable<T> checks inside (core/classify.hpp).
+  using elements = detail::type_list<T>;
 
   // Fingerprint (frame/schema_tokens.hpp): SEQUENCE, then the element.
   template <class H>
@@ -53,6 +55,8 @@ struct codec<std::list<T, A>> {
 
 template <class T, class A>
 struct codec<std::forward_list<T, A>> {
+  // What Serializable<T> checks inside (core/classify.hpp).
+  using elements = detail::type_list<T>;
 
   // Fingerprint (frame/schema_tokens.hpp): SEQUENCE, then the element.
   template <class H>

@@ -28,6 +28,8 @@ template <class M, bool UniqueKeys>
 struct map_codec {
   using key_type = typename M::key_type;
   using mapped_type = typename M::mapped_type;
+  // What Serializable<T> checks inside (core/classify.hpp).
+  using elements = detail::type_list<key_type, mapped_type>;
 
   // Fingerprint (frame/schema_tokens.hpp): MAP, then key and value.
   template <class H>

@@ -19,6 +19,8 @@ namespace bin_serializer {
 
 template <class T>
 struct codec<std::optional<T>> {
+  // What Serializable<T> checks inside (core/classify.hpp).
+  using elements = detail::type_list<T>;
 
   // Fingerprint (frame/schema_tokens.hpp): OPTIONAL, then the value.
   template <class H>

@@ -23,6 +23,8 @@ namespace detail::std_codec {
 template <class S, bool UniqueKeys>
 struct set_codec {
   using key_type = typename S::key_type;
+  // What Serializable<T> checks inside (core/classify.hpp).
+  using elements = detail::type_list<key_type>;
 
   // Fingerprint (frame/schema_tokens.hpp): SET, then the key.
   template <class H>

@@ -62,10 +62,14 @@ struct codec<std::span<T, Extent>> {
                   "only; a span is encoded exactly like a std::vector of its elements, so "
                   "deserialize into a std::vector<T> instead, or into a "
                   "bin_serializer::array_view<T> to view the elements in place.");
-    static_assert(std::is_const_v<T>,
+    // One message at a time: each check only once the ones before it hold.
+    static_assert(!(detail::is_byte_like<element_type> && Extent == std::dynamic_extent) ||
+                      std::is_const_v<T>,
                   "bin_serializer: a span decoded from the input views read-only bytes: "
                   "declare it as std::span<const std::byte> (const element type).");
-    static_assert(R::contiguous,
+    static_assert(!(detail::is_byte_like<element_type> && Extent == std::dynamic_extent &&
+                    std::is_const_v<T>) ||
+                      R::contiguous,
                   "bin_serializer: cannot deserialize into a std::span from a stream: the span "
                   "points into the input bytes, so it needs a contiguous buffer (Buffer, "
                   "FixedBuffer<N>, BufferView). Read the message into one of those first, or "

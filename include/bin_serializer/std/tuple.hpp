@@ -19,6 +19,8 @@ namespace bin_serializer {
 
 template <class A, class B>
 struct codec<std::pair<A, B>> {
+  // What Serializable<T> checks inside (core/classify.hpp).
+  using elements = detail::type_list<A, B>;
 
   // Fingerprint (frame/schema_tokens.hpp): TUPLE 2, then both.
   template <class H>
@@ -63,6 +65,8 @@ struct codec<std::pair<A, B>> {
 
 template <class... Ts>
 struct codec<std::tuple<Ts...>> {
+  // What Serializable<T> checks inside (core/classify.hpp).
+  using elements = detail::type_list<Ts...>;
 
   // Fingerprint (frame/schema_tokens.hpp): TUPLE n, then each.
   template <class H>

@@ -67,6 +67,8 @@ struct codec<std::monostate> {
 
 template <class... Ts>
 struct codec<std::variant<Ts...>> {
+  // What Serializable<T> checks inside (core/classify.hpp).
+  using elements = detail::type_list<Ts...>;
 
   // Fingerprint (frame/schema_tokens.hpp): VARIANT n, then each alternative.
   template <class H>

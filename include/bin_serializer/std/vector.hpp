@@ -21,6 +21,8 @@ namespace bin_serializer {
 
 template <class T, class A>
 struct codec<std::vector<T, A>> {
+  // What Serializable<T> checks inside (core/classify.hpp).
+  using elements = detail::type_list<T>;
 
   // Fingerprint (frame/schema_tokens.hpp): SEQUENCE, then the element.
   template <class H>
