@@ -309,10 +309,12 @@ _BLOCKS: dict = {}
 
 def _blocks(node: Node, native) -> list:
     """For each leaf of node's layout: None, or (offset, size, path, what) of
-    the fixed-size array of fixed-width numbers it belongs to. The C++ reader
-    reads such an array as one block, so input that ends inside it is
-    reported at the block's start, for the array (not the first missing
-    element); the outermost such array counts (an array of them is one)."""
+    the block it belongs to: a value the C++ reader copies as one block of
+    bytes (category bulk: a fixed-size array of fixed-width numbers, a
+    trivially copyable struct in the native format, a padding-free struct of
+    such values in the portable and compact formats; see _is_block). Input
+    that ends inside it is reported at the block's start, for the block (not
+    the first missing leaf); the outermost such value counts."""
     key = (id(node), native)
     hit = _BLOCKS.get(key)
     if hit is not None and hit[0] is node:
@@ -322,7 +324,7 @@ def _blocks(node: Node, native) -> list:
         block = None
         cur = node
         for depth in range(len(leaf.path) + 1):
-            if isinstance(cur, ArrayN) and _is_block(cur, native):
+            if isinstance(cur, (ArrayN, StructN)) and _is_block(cur, native):
                 block = (depth, layout(cur, native).size)
                 break
             if depth == len(leaf.path):
@@ -348,15 +350,44 @@ def _blocks(node: Node, native) -> list:
     return result
 
 
-def _is_block(node: ArrayN, native) -> bool:
-    """A non-empty fixed-size array whose elements are fixed-width numbers
-    (or such arrays): the C++ reader's one-block array."""
-    elem = node.elem
-    while isinstance(elem, ArrayN) and elem.container != "ndarray":
-        if elem.n == 0:
+def _is_block(node: Node, native) -> bool:
+    """Whether the C++ counterpart of `node` is read as one block (its
+    category is bulk, core/classify.hpp): native: trivially copyable and made
+    of numbers, bools, enums, non-empty arrays and structs of them (not a
+    std::bitset, optional, variant or tuple, whose codecs have layouts of
+    their own); portable and compact: those, when their object bytes are
+    their encoding (packed_object_bytes): no varint and no padding anywhere
+    (a struct's field sizes add up to its sizeof)."""
+    key = (native, "block")
+    hit = node._layout.get(key)
+    if hit is None:
+        hit = node._layout[key] = _bulk(node, native)
+    return hit
+
+
+def _bulk(node: Node, native) -> bool:
+    if isinstance(node, (ScalarN, EnumN)):
+        return not is_varint(node, native)
+    if isinstance(node, BoolN):
+        return True
+    if isinstance(node, ArrayN):
+        return node.container != "ndarray" and node.n > 0 and _bulk(node.elem, native)
+    if isinstance(node, StructN):
+        if node.versions is not None or not node.fields or node.trivial is False:
             return False
-        elem = elem.elem
-    return node.n > 0 and isinstance(elem, ScalarN) and not is_varint(elem, native)
+        if not all(_bulk(f, native) for _, f in node.fields):
+            return False
+        if native is True:
+            return True
+        at, align = 0, 1  # the C++ struct's memory layout: padding-free?
+        for _, f in node.fields:
+            sub = layout(f, True, True)
+            if at % sub.align:
+                return False
+            at += sub.size
+            align = max(align, sub.align)
+        return at % align == 0
+    return False
 
 
 def _child(node: Node, seg) -> Node:

@@ -16,7 +16,7 @@ import pytest
 
 import bin_serializer
 from bin_serializer import DecodeError, EncodeError, decode, decode_from, encode, iter_decode
-from bin_serializer.types import Array, f32, f64, u8, u32
+from bin_serializer.types import Array, f32, f64, u8, u16, u32, u64
 
 FORMATS = ("portable", "compact")
 
@@ -281,10 +281,10 @@ class WithArray:
     b: Array[f32, 2]
 
 
-@pytest.mark.parametrize("fmt", ["portable", "native"])
-def test_truncation_in_a_fixed_array_reports_its_start(fmt):
+def test_truncation_in_a_fixed_array_reports_its_start():
+    fmt = "portable"  # native: WithArray is trivially copyable, one block (test_truncation_in_a_bulk_struct)
     data = encode(WithArray(1, [1, 2, 3, 4], [1.0, 2.0]), fmt)
-    a_at = 1 if fmt == "portable" else 4
+    a_at = 1
     for cut in range(a_at + 1, a_at + 16):
         with pytest.raises(DecodeError) as e:
             decode(WithArray, data[:cut], fmt)
@@ -302,3 +302,92 @@ def test_truncation_in_a_compact_float_array_reports_its_start():
         with pytest.raises(DecodeError) as e:
             decode(WithArray, data[:cut], "compact")
         assert (e.value.offset, e.value.path) == (5, "WithArray.b")
+
+
+# Gap 6: C++ reads a value of category bulk (core/classify.hpp) as one block:
+# a trivially copyable struct in native, a padding-free struct of fixed-width
+# numbers in portable/compact (packed_object_bytes). Input ending inside it is
+# reported at its first byte. The expected offsets below are what the C++
+# library reports (deserialize from a BufferView of each prefix, g++ -std=c++23).
+
+
+@dataclass
+class Flat:  # C++ struct { uint32_t a; uint16_t b; uint16_t c; }: no padding
+    a: u32
+    b: u16
+    c: u16
+
+
+@dataclass
+class Padded:  # C++ struct { uint8_t a; uint32_t b; }: 3 padding bytes in memory
+    a: u8
+    b: u32
+
+
+@dataclass
+class Nested:  # C++ struct { Flat x; uint64_t y; }
+    x: Flat
+    y: u64
+
+
+@dataclass
+class FlatArray:  # C++ struct { uint8_t h; std::array<Flat, 2> arr; }: padded, its array is not
+    h: u8
+    arr: Array[Flat, 2]
+
+
+@dataclass
+class InString:  # C++ struct { std::string s; Flat p; uint32_t t; }: not bulk, its Flat is
+    s: str
+    p: Flat
+    t: u32
+
+
+@dataclass
+class Floats:  # C++ struct { float a; float b; }: one block in compact too (no varint)
+    a: f32
+    b: f32
+
+
+def _cpp_offsets(spec: str) -> dict:
+    """'0-7:0 8-9:8' -> {cut: offset}."""
+    out = {}
+    for part in spec.split():
+        cuts, off = part.split(":")
+        lo, _, hi = cuts.partition("-")
+        for cut in range(int(lo), int(hi or lo) + 1):
+            out[cut] = int(off)
+    return out
+
+
+BULK_CASES = [
+    # (hint, value, format, {cut: offset C++ reports})
+    (Flat, Flat(1, 2, 3), "portable", "0-7:0"),
+    (Flat, Flat(1, 2, 3), "native", "0-7:0"),
+    (Flat, Flat(1, 2, 3), "compact", "0:0 1:1 2:2"),
+    (Padded, Padded(1, 2), "portable", "0:0 1-4:1"),
+    (Padded, Padded(1, 2), "native", "0-7:0"),
+    (Nested, Nested(Flat(1, 2, 3), 4), "portable", "0-15:0"),
+    (Nested, Nested(Flat(1, 2, 3), 4), "native", "0-15:0"),
+    (FlatArray, FlatArray(1, [Flat(1, 2, 3), Flat(4, 5, 6)]), "portable", "0:0 1-16:1"),
+    (FlatArray, FlatArray(1, [Flat(1, 2, 3), Flat(4, 5, 6)]), "native", "0-19:0"),
+    (InString, InString("ab", Flat(1, 2, 3), 7), "portable", "0-9:0 10-17:10 18-21:18"),
+    (InString, InString("ab", Flat(1, 2, 3), 7), "native", "0-9:0 10-17:10 18-21:18"),
+    (Array[Padded, 2], [Padded(1, 2), Padded(3, 4)], "portable", "0:0 1-4:1 5:5 6-9:6"),
+    (Array[Padded, 2], [Padded(1, 2), Padded(3, 4)], "native", "0-15:0"),
+    (WithArray, WithArray(1, [1, 2, 3, 4], [1.0, 2.0]), "native", "0-27:0"),
+    (Floats, Floats(1.0, 2.0), "compact", "0-7:0"),
+]
+
+
+@pytest.mark.parametrize("hint, value, fmt, spec", BULK_CASES)
+def test_truncation_in_a_bulk_struct(hint, value, fmt, spec):
+    data = encode(value, fmt, schema=hint)
+    expected = _cpp_offsets(spec)
+    assert sorted(expected) == list(range(len(data)))
+    for cut, offset in expected.items():
+        with pytest.raises(DecodeError) as e:
+            decode(hint, data[:cut], fmt)
+        # C++ has one code for both (truncated); Python names a length prefix that overruns
+        assert e.value.kind in ("truncated", "length_exceeds_input"), cut
+        assert e.value.offset == offset, cut
