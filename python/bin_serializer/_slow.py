@@ -9,8 +9,10 @@ implementation of the format that the tests compare the fast path against.
 
 from __future__ import annotations
 
+import os
 import struct
 import sys
+import types
 from typing import Any
 
 from ._schema import (COMPACT, VARINT_LAST_MAX, VARINT_MAX_LEN, ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN,
@@ -503,6 +505,76 @@ def diagnose_fault(node: Node, native: bool, value: Any) -> "tuple[EncodeError |
     return EncodeError(format_path(root, segs), msg), False
 
 
+_MISSING = object()
+_USER = object()
+_LIB_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _class_attr(v: Any, name: str) -> Any:
+    for base in type(v).__mro__:
+        d = base.__dict__
+        if name in d:
+            return d[name]
+    return _MISSING
+
+
+def _plain_attr(v: Any, name: str) -> Any:
+    """The attribute `name` of `v` when reading it runs no user code (an
+    instance __dict__ entry, a __slots__ member, a plain class attribute);
+    _USER when it would (a property or other descriptor, __getattribute__,
+    __getattr__); _MISSING when there is none."""
+    t = type(v)
+    if t.__getattribute__ is not object.__getattribute__:
+        return _USER
+    attr = _class_attr(v, name)
+    get = getattr(type(attr), "__get__", None) if attr is not _MISSING else None
+    if get is not None:
+        if isinstance(attr, types.MemberDescriptorType):  # __slots__
+            try:
+                return attr.__get__(v, t)
+            except AttributeError:
+                return _MISSING
+        if hasattr(type(attr), "__set__") or hasattr(type(attr), "__delete__"):
+            return _USER  # a data descriptor (property) wins over the instance __dict__
+    try:
+        d = object.__getattribute__(v, "__dict__")
+    except AttributeError:
+        d = None
+    if d is not None and type(d) is dict and name in d:
+        return d[name]
+    if get is not None:
+        return _USER
+    if attr is not _MISSING:
+        return attr
+    return _USER if _class_attr(v, "__getattr__") is not _MISSING else _MISSING
+
+
+def _raised_by_user(e: "BaseException | None") -> bool:
+    """Whether `e` was raised by code outside this package (its last traceback
+    entry is not a file of the package or generated code)."""
+    tb = e.__traceback__ if e is not None else None
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    fn = tb.tb_frame.f_code.co_filename
+    return not (os.path.abspath(fn).startswith(_LIB_DIR) or fn.startswith("<bin_serializer generated"))
+
+
+def user_exception(exc: BaseException) -> "BaseException | None":
+    """The exception user code (__index__, __float__, a property getter)
+    raised during a failed encode, or None: `exc` itself (the compiled
+    codec, or user code the generated one called directly), or the one
+    struct.pack replaced with struct.error (a raising __float__ or a
+    TypeError-raising __index__: the original is its __context__)."""
+    if _raised_by_user(exc):
+        return exc
+    if isinstance(exc, struct.error) and str(exc).startswith("required argument is not") and \
+            _raised_by_user(exc.__context__):
+        return exc.__context__
+    return None
+
+
 def _tname(v: Any) -> str:
     return type(v).__name__
 
@@ -646,10 +718,15 @@ def _why(node: Node, native: bool, v: Any, segs: list, user: list) -> "str | Non
             return f"expected a {node.name}, got {_tname(v)}"
         for name, f in node.fields:
             segs.append(name)
-            try:
-                x = getattr(v, name)
-            except AttributeError:
+            x = _plain_attr(v, name)
+            if x is _MISSING:
                 return f"{node.name} object has no attribute {name!r}"
+            if x is _USER:  # a property (or another descriptor): user code, not run again
+                if not user:
+                    user[:] = [list(segs), f"the getter of {node.name}.{name} (a {_tname(_class_attr(v, name))}) "
+                                           f"raised or returned a value that cannot be encoded"]
+                segs.pop()
+                continue
             msg = _why(f, native, x, segs, user)
             if msg:
                 return msg

@@ -124,8 +124,12 @@ class Codec:
             out = bytearray()
             self.fast_encode(value, out)
         except Exception as exc:  # noqa: BLE001 - any failure is diagnosed below
-            self.encode_failed(value, exc)
-        return bytes(out)
+            failure = exc
+        else:
+            return bytes(out)
+        # outside the handler, as the C entry point calls it: the same __context__
+        self.encode_failed(value, failure)
+        raise AssertionError("unreachable")
 
     def encode_failed(self, value: Any, exc: BaseException):
         """Raises the EncodeError for a fast encoder that raised `exc`. The
@@ -141,7 +145,9 @@ class Codec:
         err, by_user = _slow.diagnose_fault(self.node, self.mode, value)
         if err is None:
             err = EncodeError(self.name, f"{type(exc).__name__}: {exc}")
-        raise err from (exc if by_user and not isinstance(exc, _Fail) else None)
+        cause = _slow.user_exception(exc) if by_user else None
+        err.__context__ = cause
+        raise err from cause
 
     def decode_from(self, buf, pos: int = 0):
         try:

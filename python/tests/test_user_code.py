@@ -391,3 +391,144 @@ def test_truncation_in_a_bulk_struct(hint, value, fmt, spec):
         # C++ has one code for both (truncated); Python names a length prefix that overruns
         assert e.value.kind in ("truncated", "length_exceeds_input"), cut
         assert e.value.offset == offset, cut
+
+
+# Gap 3: a property getter runs once; the diagnosis of a failed encode does not call it again.
+
+
+@dataclass
+class WithGetter:
+    a: u8
+    b: u8
+    c: u8
+
+
+def _get_b(self):
+    WithGetter.calls += 1
+    if WithGetter.fail:
+        raise KeyError("no b today")
+    return self.__dict__["_b"]
+
+
+def _set_b(self, v):
+    self.__dict__["_b"] = v
+
+
+WithGetter.b = property(_get_b, _set_b)  # type: ignore[assignment]
+WithGetter.calls = 0
+WithGetter.fail = False
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_property_getter_runs_once_on_failure(fmt):
+    assert encode(WithGetter(1, 2, 3), fmt) == encode((1, 2, 3), fmt, schema=tuple[u8, u8, u8])
+    WithGetter.calls = 0
+    with pytest.raises(EncodeError) as e:
+        encode(WithGetter(1, 2, 300), fmt)  # c does not fit
+    assert str(e.value) == "cannot encode WithGetter.c: 300 is out of range for u8 (0..255)"
+    assert WithGetter.calls == 1
+    WithGetter.calls = 0
+    WithGetter.fail = True
+    try:
+        with pytest.raises(EncodeError) as e:
+            encode(WithGetter(1, 2, 3), fmt)
+    finally:
+        WithGetter.fail = False
+    assert WithGetter.calls == 1
+    assert str(e.value) == ("cannot encode WithGetter.b: the getter of WithGetter.b (a property) raised or returned "
+                            "a value that cannot be encoded")
+    assert isinstance(e.value.__cause__, KeyError)
+
+
+# Gap 4: the exception user code raised is the __cause__ in both codecs.
+
+
+class RaisingIndex:
+    def __index__(self):
+        raise LookupError("no index")
+
+
+class TypeErrorFloat:
+    def __float__(self):
+        raise TypeError("float refused")
+
+
+@dataclass
+class Floaty:
+    a: f32
+    b: f64
+    arr: Array[f64, 2]
+    fl: list[f32]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("where", ["a", "b", "arr", "fl", "mixed"])
+@pytest.mark.parametrize("cls", [RaisingFloat, TypeErrorFloat])
+def test_user_exception_is_the_cause(fmt, where, cls):
+    bad = cls()
+    value = {"a": Floaty(bad, 1.0, [1.0, 2.0], []), "b": Floaty(1.0, bad, [1.0, 2.0], []),
+             "arr": Floaty(1.0, 2.0, [1.0, bad], []), "fl": Floaty(1.0, 2.0, [1.0, 2.0], [1.0, bad]),
+             "mixed": Mixed(1, bad, 2)}[where]
+    with pytest.raises(EncodeError) as e:
+        encode(value, fmt)
+    cause = e.value.__cause__
+    assert type(cause) is (ValueError if cls is RaisingFloat else TypeError)
+    assert cause.__traceback__.tb_frame.f_code.co_name == "__float__" or \
+        cause.__traceback__.tb_next is not None
+    assert e.value.__context__ is cause
+    assert e.value.__suppress_context__
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_raising_index_is_the_cause(fmt):
+    with pytest.raises(EncodeError) as e:
+        encode(Mixed(RaisingIndex(), 1.0, 2), fmt)
+    assert isinstance(e.value.__cause__, LookupError)
+    assert e.value.__context__ is e.value.__cause__
+
+
+class Big:
+    def __index__(self):
+        return 300
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_no_cause_when_user_code_raised_nothing(fmt):
+    with pytest.raises(EncodeError) as e:
+        encode(Mixed(Big(), 1.0, 2), fmt)
+    assert str(e.value) == ("cannot encode Mixed.a: the __index__ of a Big (for u8) raised or returned a value out "
+                            "of range (0..255)")
+    assert e.value.__cause__ is None and e.value.__suppress_context__
+
+
+# Gap 5: a fixed-size array resized by user code while it is encoded: the same error in both codecs.
+
+
+class Shrink:
+    def __init__(self, target: list) -> None:
+        self.target = target
+
+    def __index__(self) -> int:
+        self.target.pop()
+        return 1
+
+
+@dataclass
+class ArrayThenByte:
+    arr: Array[u32, 3]
+    tail: u8
+
+
+@pytest.mark.parametrize("fmt", ["portable", "native", "compact"])
+@pytest.mark.parametrize("top", [False, True])
+def test_fixed_array_resized_while_encoded(fmt, top):
+    arr: list = [1, 2, 3]
+    arr[1] = Shrink(arr)
+    with pytest.raises(EncodeError) as e:
+        if top:
+            encode(arr, fmt, schema=Array[u32, 3])
+        else:
+            encode(ArrayThenByte(arr, 7), fmt)
+    name = "Array[u32, 3]" if top else "ArrayThenByte"
+    assert str(e.value) == (f"cannot encode {name}: a list or dict changed size while it was encoded (user code "
+                            f"run by the encoding, such as __index__, modified it)")
