@@ -57,9 +57,10 @@ class _Reader:
         self.path: list = []
         self.root = root
         # False: check the input only; no dataclass instance is built (no user
-        # code runs), except inside map keys and set elements, whose values
-        # the duplicate check compares
-        self.build = build
+        # code runs). _KEY: inside a map key or set element of such a check,
+        # whose values the duplicate check compares: instances are _Shadow
+        # tuples (no user code runs either)
+        self.build: Any = build
 
     def fail(self, kind: str, offset: int, detail: str, extra: tuple = (), needed: "int | None" = None):
         raise DecodeError(kind, offset, format_path(self.root, self.path + list(extra)), detail, needed)
@@ -222,7 +223,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
         for i in range(n):
             at = pos
             r.path.append(f"[#{i}].key")
-            r.build = True
+            r.build = True if build is True else _KEY  # values for the duplicate check, without user code
             try:
                 k, pos = _dec(r, node.key, pos)
             finally:
@@ -241,7 +242,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
         for i in range(n):
             at = pos
             r.path.append(f"[#{i}]")
-            r.build = True
+            r.build = True if build is True else _KEY  # values for the duplicate check, without user code
             try:
                 k, pos = _dec(r, node.elem, pos)
             finally:
@@ -260,7 +261,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             r.path.pop()
             return v, at
         return _evolution.decode(node, r.buf, pos, field, lambda kind, at, detail: r.fail(kind, at, detail),
-                                 r.build)
+                                 True if r.build is True else _shadow if r.build else False)
     if isinstance(node, StructN):
         vals = []
         for name, f in node.fields:
@@ -268,7 +269,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             v, pos = _dec(r, f, pos)
             r.path.pop()
             vals.append(v)
-        return (_construct(node, vals) if r.build else None), pos
+        return _made(r, node, vals), pos
     if isinstance(node, MonostateN):
         return Monostate(), pos
     raise AssertionError(node)
@@ -459,8 +460,34 @@ def _build(r: _Reader, node: Node, it):
         return tuple(_build(r, e, it) for e in node.elems)
     if isinstance(node, StructN):
         vals = [_build(r, f, it) for _, f in node.fields]
-        return _construct(node, vals) if r.build else None
+        return _made(r, node, vals)
     raise AssertionError(node)
+
+
+class _Shadow(tuple):
+    """What a dataclass instance inside a map key or set element decodes to
+    while the input is only checked (build=False): (class, *field values),
+    equal and hashing as the @dataclass-generated __eq__/__hash__ do, without
+    running user code (__init__, __post_init__)."""
+
+    def __repr__(self) -> str:
+        cls = self[0]
+        names = [n for n in getattr(cls, "__dataclass_fields__", {})]
+        return f"{cls.__qualname__}({', '.join(f'{n}={v!r}' for n, v in zip(names, self[1:]))})"
+
+
+# _Reader.build inside map keys and set elements of an input being checked
+_KEY = "key"
+
+
+def _shadow(node: StructN, vals: list) -> _Shadow:
+    return _Shadow((node.cls, *vals))
+
+
+def _made(r: "_Reader", node: StructN, vals: list):
+    if r.build is True:
+        return _construct(node, vals)
+    return _shadow(node, vals) if r.build else None
 
 
 def _construct(node: StructN, vals: list):

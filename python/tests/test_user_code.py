@@ -532,3 +532,86 @@ def test_fixed_array_resized_while_encoded(fmt, top):
     name = "Array[u32, 3]" if top else "ArrayThenByte"
     assert str(e.value) == (f"cannot encode {name}: a list or dict changed size while it was encoded (user code "
                             f"run by the encoding, such as __index__, modified it)")
+
+
+# Gap 1: a streamed file decodes each message once, even when it crosses a chunk boundary.
+
+
+@dataclass
+class Inner:
+    v: u32
+
+    def __post_init__(self):
+        Inner.calls += 1
+
+
+Inner.calls = 0
+
+
+@dataclass
+class Outer:
+    items: list[Inner]
+    name: str
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("chunk_size", [1, 3, 7, 64])
+def test_iter_decode_file_runs_user_code_once(fmt, chunk_size):
+    import io
+    messages = [Outer([Inner(i), Inner(i + 1), Inner(i + 2)], "n" * i) for i in range(6)]
+    data = b"".join(encode(m, fmt) for m in messages)
+    Inner.calls = 0
+    got = list(iter_decode(Outer, io.BytesIO(data), fmt, chunk_size=chunk_size))
+    assert got == messages
+    assert Inner.calls == 18
+    Inner.calls = 0
+    with pytest.raises(DecodeError) as e:  # the last message is cut: decoded once at EOF, as decode() does
+        list(iter_decode(Outer, io.BytesIO(data[:-1]), fmt, chunk_size=chunk_size))
+    assert e.value.kind in ("truncated", "length_exceeds_input")
+    assert Inner.calls == 18
+
+
+# Gap 2: user code inside map keys and set elements runs once when a decode fails.
+
+
+@dataclass(frozen=True)
+class Key:
+    a: u32
+
+    def __post_init__(self):
+        Key.calls += 1
+
+
+Key.calls = 0
+
+
+@dataclass
+class Keyed:
+    m: dict[Key, u32]
+    s: set[Key]
+    tail: u32
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_map_keys_and_set_elements_built_once(fmt):
+    value = Keyed({Key(1): 1, Key(2): 2}, {Key(3), Key(4), Key(5)}, 9)
+    data = encode(value, fmt)
+    Key.calls = 0
+    assert decode(Keyed, data, fmt) == value
+    assert Key.calls == 5
+    Key.calls = 0
+    with pytest.raises(DecodeError) as e:
+        decode(Keyed, data[:-1], fmt)  # the tail is cut: every key was decoded by then
+    assert e.value.kind == "truncated"
+    assert Key.calls == 5
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_duplicate_struct_key_found_without_user_code(fmt):
+    dup = encode([(5, 1), (5, 1)], fmt, schema=list[tuple[u32, u32]])  # the bytes of a map with key 5 twice
+    Key.calls = 0
+    with pytest.raises(DecodeError) as e:
+        decode(dict[Key, u32], dup, fmt)
+    assert e.value.kind == "duplicate_key"
+    assert str(e.value.detail) == "key Key(a=5) appears twice in the map"
+    assert Key.calls == 2  # built by the codec that found it (once per key), not again by the check
