@@ -385,7 +385,7 @@ def _bulk(node: Node, native) -> bool:
         at, align = 0, 1  # the C++ struct's memory layout: padding-free?
         for _, f in node.fields:
             sub = layout(f, True, True)
-            if at % sub.align:
+            if sub is None or at % sub.align:
                 return False
             at += sub.size
             align = max(align, sub.align)
