@@ -270,9 +270,20 @@ class _CountCache(dict):
 
 
 def _pack_n(code):
+    if code in "fd":  # array('d') converts as struct does, keeping the exception a __float__ raises
+        def pack(lst):
+            return struct.pack(f"<{len(lst)}{code}", *_array.array("d", lst))
+        return pack
+
     def pack(lst):
         return struct.pack(f"<{len(lst)}{code}", *lst)
     return pack
+
+
+def _tf(x):
+    """A float leaf that is not a float: converted like struct.pack does
+    (__float__, or __index__), but an exception of that user code is kept."""
+    return _array.array("d", (x,))[0]
 
 
 class Compiler:
@@ -293,7 +304,7 @@ class Compiler:
             "_u64": struct.Struct("<Q").unpack_from, "_u32": struct.Struct("<I").unpack_from,
             "_pQ": struct.Struct("<Q").pack, "_pI": struct.Struct("<I").pack,
             "_rv": _rv, "_rvlist": _rvlist, "_wv": _wv, "_wvu": _wvu, "_wvs": _wvs, "_wvlist": _wvlist,
-            "_changed": _changed,
+            "_changed": _changed, "_tf": _tf,
         }
         self.compact = native is COMPACT
         self._consts: dict = {}
@@ -428,6 +439,7 @@ class Compiler:
             args = self._args(fn, node, "v", 1)
             if lay.size:
                 fn.line(1, f"out += {self.struct(lay.fmt())}.pack({', '.join(args)})")
+            fn.flush_post(1)
         else:
             fn.line(1, f"if v.__class__ is not {cls} and not _isinst(v, {cls}): raise _F")
             self._seq_enc(fn, [(f"v.{n}", f) for n, f in node.fields], 1)
@@ -865,6 +877,7 @@ class Compiler:
             run = _concat(layouts)
             if run.size:
                 fn.line(ind, f"out += {self.struct(run.fmt())}.pack({', '.join(args)})")
+            fn.flush_post(ind)
 
     def _bind(self, fn: "_Fn", src: str, ind: int, prefix: str = "a") -> str:
         if src.isidentifier():
@@ -876,6 +889,9 @@ class Compiler:
     def _args(self, fn: "_Fn", node: Node, src: str, ind: int) -> list:
         """Pack arguments for a fixed-size node (checks emitted first)."""
         if isinstance(node, ScalarN):
+            if node.spec.is_float:  # struct.pack would replace an exception of __float__ (struct.error)
+                v = self._bind(fn, src, ind)
+                return [f"({v} if {v}.__class__ is float else _tf({v}))"]
             return [src]
         if isinstance(node, BoolN):
             v = self._bind(fn, src, ind)
@@ -902,7 +918,11 @@ class Compiler:
         if isinstance(node, ArrayN):
             v = self._bind(fn, src, ind)
             fn.line(ind, f"if _len({v}) != {node.n}: raise _F")
+            if node.n:
+                fn.post.append(f"if _len({v}) != {node.n}: _changed()")
             if isinstance(node.elem, ScalarN):
+                if node.elem.spec.is_float:  # array('d') converts as struct does, keeping __float__'s exception
+                    return [f"*_arr('d', {v})"] if node.n else []
                 return [f"*{v}"] if node.n else []
             args = []
             for k in range(node.n):
@@ -935,6 +955,7 @@ class Compiler:
             args = self._args(fn, node, src, ind)
             if lay.size:
                 fn.line(ind, f"out += {self.struct(lay.fmt())}.pack({', '.join(args)})")
+            fn.flush_post(ind)
             return
         if is_varint(node, self.native):
             self._enc_varint(fn, node, src, ind)
@@ -964,6 +985,7 @@ class Compiler:
             fn.line(ind, f"for {x} in {v}:")
             self.enc(fn, node.elem, x, ind + 1)
             fn.line(ind + 1, "pass")
+            fn.line(ind, f"if _len({v}) != {node.n}: _changed()")  # resized by user code it ran
         elif isinstance(node, OptionalN):
             v = self._bind(fn, src, ind)
             fn.line(ind, f"if {v} is None: out.append(0)")
@@ -1112,6 +1134,14 @@ class _Fn:
         self.comp = comp
         self.lines: list = []
         self.parent = parent
+        # checks to emit after the next pack: user code run by the pack
+        # (__index__, __float__) may resize a fixed-size array it read
+        self.post: list = []
+
+    def flush_post(self, ind: int) -> None:
+        for text in self.post:
+            self.line(ind, text)
+        self.post = []
 
     def var(self, prefix: str) -> str:
         return self.comp.name(prefix)

@@ -91,7 +91,7 @@ def construct(node: StructN, vals: list) -> Any:
     return node.cls(*args, **kwargs)
 
 
-def decode(node: StructN, buf, pos: int, field_decoder, fail, build: bool = True) -> "tuple[Any, int]":
+def decode(node: StructN, buf, pos: int, field_decoder, fail, build: Any = True) -> "tuple[Any, int]":
     """Decodes one evolvable struct at pos. field_decoder(i, pos) -> (value,
     pos) decodes field i; fail(kind, offset, detail) raises. build=False
     only checks: no default is made and no instance built (the value is None)."""
@@ -119,7 +119,9 @@ def decode(node: StructN, buf, pos: int, field_decoder, fail, build: bool = True
             pos = end  # newer writer: skip the fields this definition does not know
         else:
             fail(K.INVALID_VALUE, end, f"{node.name}'s fields end at {pos}, its body at {end}")
-    return (construct(node, vals) if build else None), pos
+    if build is True:
+        return construct(node, vals), pos
+    return (build(node, vals) if build else None), pos  # build: a stand-in maker (_slow._shadow)
 
 
 def encode(node: StructN, value: Any, field_encoder, out: bytearray) -> None:

@@ -9,8 +9,10 @@ implementation of the format that the tests compare the fast path against.
 
 from __future__ import annotations
 
+import os
 import struct
 import sys
+import types
 from typing import Any
 
 from ._schema import (COMPACT, VARINT_LAST_MAX, VARINT_MAX_LEN, ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN,
@@ -55,9 +57,10 @@ class _Reader:
         self.path: list = []
         self.root = root
         # False: check the input only; no dataclass instance is built (no user
-        # code runs), except inside map keys and set elements, whose values
-        # the duplicate check compares
-        self.build = build
+        # code runs). _KEY: inside a map key or set element of such a check,
+        # whose values the duplicate check compares: instances are _Shadow
+        # tuples (no user code runs either)
+        self.build: Any = build
 
     def fail(self, kind: str, offset: int, detail: str, extra: tuple = (), needed: "int | None" = None):
         raise DecodeError(kind, offset, format_path(self.root, self.path + list(extra)), detail, needed)
@@ -220,7 +223,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
         for i in range(n):
             at = pos
             r.path.append(f"[#{i}].key")
-            r.build = True
+            r.build = True if build is True else _KEY  # values for the duplicate check, without user code
             try:
                 k, pos = _dec(r, node.key, pos)
             finally:
@@ -239,7 +242,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
         for i in range(n):
             at = pos
             r.path.append(f"[#{i}]")
-            r.build = True
+            r.build = True if build is True else _KEY  # values for the duplicate check, without user code
             try:
                 k, pos = _dec(r, node.elem, pos)
             finally:
@@ -258,7 +261,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             r.path.pop()
             return v, at
         return _evolution.decode(node, r.buf, pos, field, lambda kind, at, detail: r.fail(kind, at, detail),
-                                 r.build)
+                                 True if r.build is True else _shadow if r.build else False)
     if isinstance(node, StructN):
         vals = []
         for name, f in node.fields:
@@ -266,7 +269,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             v, pos = _dec(r, f, pos)
             r.path.pop()
             vals.append(v)
-        return (_construct(node, vals) if r.build else None), pos
+        return _made(r, node, vals), pos
     if isinstance(node, MonostateN):
         return Monostate(), pos
     raise AssertionError(node)
@@ -309,10 +312,12 @@ _BLOCKS: dict = {}
 
 def _blocks(node: Node, native) -> list:
     """For each leaf of node's layout: None, or (offset, size, path, what) of
-    the fixed-size array of fixed-width numbers it belongs to. The C++ reader
-    reads such an array as one block, so input that ends inside it is
-    reported at the block's start, for the array (not the first missing
-    element); the outermost such array counts (an array of them is one)."""
+    the block it belongs to: a value the C++ reader copies as one block of
+    bytes (category bulk: a fixed-size array of fixed-width numbers, a
+    trivially copyable struct in the native format, a padding-free struct of
+    such values in the portable and compact formats; see _is_block). Input
+    that ends inside it is reported at the block's start, for the block (not
+    the first missing leaf); the outermost such value counts."""
     key = (id(node), native)
     hit = _BLOCKS.get(key)
     if hit is not None and hit[0] is node:
@@ -322,7 +327,7 @@ def _blocks(node: Node, native) -> list:
         block = None
         cur = node
         for depth in range(len(leaf.path) + 1):
-            if isinstance(cur, ArrayN) and _is_block(cur, native):
+            if isinstance(cur, (ArrayN, StructN)) and _is_block(cur, native):
                 block = (depth, layout(cur, native).size)
                 break
             if depth == len(leaf.path):
@@ -348,15 +353,44 @@ def _blocks(node: Node, native) -> list:
     return result
 
 
-def _is_block(node: ArrayN, native) -> bool:
-    """A non-empty fixed-size array whose elements are fixed-width numbers
-    (or such arrays): the C++ reader's one-block array."""
-    elem = node.elem
-    while isinstance(elem, ArrayN) and elem.container != "ndarray":
-        if elem.n == 0:
+def _is_block(node: Node, native) -> bool:
+    """Whether the C++ counterpart of `node` is read as one block (its
+    category is bulk, core/classify.hpp): native: trivially copyable and made
+    of numbers, bools, enums, non-empty arrays and structs of them (not a
+    std::bitset, optional, variant or tuple, whose codecs have layouts of
+    their own); portable and compact: those, when their object bytes are
+    their encoding (packed_object_bytes): no varint and no padding anywhere
+    (a struct's field sizes add up to its sizeof)."""
+    key = (native, "block")
+    hit = node._layout.get(key)
+    if hit is None:
+        hit = node._layout[key] = _bulk(node, native)
+    return hit
+
+
+def _bulk(node: Node, native) -> bool:
+    if isinstance(node, (ScalarN, EnumN)):
+        return not is_varint(node, native)
+    if isinstance(node, BoolN):
+        return True
+    if isinstance(node, ArrayN):
+        return node.container != "ndarray" and node.n > 0 and _bulk(node.elem, native)
+    if isinstance(node, StructN):
+        if node.versions is not None or not node.fields or node.trivial is False:
             return False
-        elem = elem.elem
-    return node.n > 0 and isinstance(elem, ScalarN) and not is_varint(elem, native)
+        if not all(_bulk(f, native) for _, f in node.fields):
+            return False
+        if native is True:
+            return True
+        at, align = 0, 1  # the C++ struct's memory layout: padding-free?
+        for _, f in node.fields:
+            sub = layout(f, True, True)
+            if sub is None or at % sub.align:
+                return False
+            at += sub.size
+            align = max(align, sub.align)
+        return at % align == 0
+    return False
 
 
 def _child(node: Node, seg) -> Node:
@@ -426,8 +460,34 @@ def _build(r: _Reader, node: Node, it):
         return tuple(_build(r, e, it) for e in node.elems)
     if isinstance(node, StructN):
         vals = [_build(r, f, it) for _, f in node.fields]
-        return _construct(node, vals) if r.build else None
+        return _made(r, node, vals)
     raise AssertionError(node)
+
+
+class _Shadow(tuple):
+    """What a dataclass instance inside a map key or set element decodes to
+    while the input is only checked (build=False): (class, *field values),
+    equal and hashing as the @dataclass-generated __eq__/__hash__ do, without
+    running user code (__init__, __post_init__)."""
+
+    def __repr__(self) -> str:
+        cls = self[0]
+        names = [n for n in getattr(cls, "__dataclass_fields__", {})]
+        return f"{cls.__qualname__}({', '.join(f'{n}={v!r}' for n, v in zip(names, self[1:]))})"
+
+
+# _Reader.build inside map keys and set elements of an input being checked
+_KEY = "key"
+
+
+def _shadow(node: StructN, vals: list) -> _Shadow:
+    return _Shadow((node.cls, *vals))
+
+
+def _made(r: "_Reader", node: StructN, vals: list):
+    if r.build is True:
+        return _construct(node, vals)
+    return _shadow(node, vals) if r.build else None
 
 
 def _construct(node: StructN, vals: list):
@@ -470,6 +530,76 @@ def diagnose_fault(node: Node, native: bool, value: Any) -> "tuple[EncodeError |
             return EncodeError(format_path(root, user[0]), user[1]), True
         return None, False
     return EncodeError(format_path(root, segs), msg), False
+
+
+_MISSING = object()
+_USER = object()
+_LIB_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _class_attr(v: Any, name: str) -> Any:
+    for base in type(v).__mro__:
+        d = base.__dict__
+        if name in d:
+            return d[name]
+    return _MISSING
+
+
+def _plain_attr(v: Any, name: str) -> Any:
+    """The attribute `name` of `v` when reading it runs no user code (an
+    instance __dict__ entry, a __slots__ member, a plain class attribute);
+    _USER when it would (a property or other descriptor, __getattribute__,
+    __getattr__); _MISSING when there is none."""
+    t = type(v)
+    if t.__getattribute__ is not object.__getattribute__:
+        return _USER
+    attr = _class_attr(v, name)
+    get = getattr(type(attr), "__get__", None) if attr is not _MISSING else None
+    if get is not None:
+        if isinstance(attr, types.MemberDescriptorType):  # __slots__
+            try:
+                return attr.__get__(v, t)
+            except AttributeError:
+                return _MISSING
+        if hasattr(type(attr), "__set__") or hasattr(type(attr), "__delete__"):
+            return _USER  # a data descriptor (property) wins over the instance __dict__
+    try:
+        d = object.__getattribute__(v, "__dict__")
+    except AttributeError:
+        d = None
+    if d is not None and type(d) is dict and name in d:
+        return d[name]
+    if get is not None:
+        return _USER
+    if attr is not _MISSING:
+        return attr
+    return _USER if _class_attr(v, "__getattr__") is not _MISSING else _MISSING
+
+
+def _raised_by_user(e: "BaseException | None") -> bool:
+    """Whether `e` was raised by code outside this package (its last traceback
+    entry is not a file of the package or generated code)."""
+    tb = e.__traceback__ if e is not None else None
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    fn = tb.tb_frame.f_code.co_filename
+    return not (os.path.abspath(fn).startswith(_LIB_DIR) or fn.startswith("<bin_serializer generated"))
+
+
+def user_exception(exc: BaseException) -> "BaseException | None":
+    """The exception user code (__index__, __float__, a property getter)
+    raised during a failed encode, or None: `exc` itself (the compiled
+    codec, or user code the generated one called directly), or the one
+    struct.pack replaced with struct.error (a raising __float__ or a
+    TypeError-raising __index__: the original is its __context__)."""
+    if _raised_by_user(exc):
+        return exc
+    if isinstance(exc, struct.error) and str(exc).startswith("required argument is not") and \
+            _raised_by_user(exc.__context__):
+        return exc.__context__
+    return None
 
 
 def _tname(v: Any) -> str:
@@ -615,10 +745,15 @@ def _why(node: Node, native: bool, v: Any, segs: list, user: list) -> "str | Non
             return f"expected a {node.name}, got {_tname(v)}"
         for name, f in node.fields:
             segs.append(name)
-            try:
-                x = getattr(v, name)
-            except AttributeError:
+            x = _plain_attr(v, name)
+            if x is _MISSING:
                 return f"{node.name} object has no attribute {name!r}"
+            if x is _USER:  # a property (or another descriptor): user code, not run again
+                if not user:
+                    user[:] = [list(segs), f"the getter of {node.name}.{name} (a {_tname(_class_attr(v, name))}) "
+                                           f"raised or returned a value that cannot be encoded"]
+                segs.pop()
+                continue
             msg = _why(f, native, x, segs, user)
             if msg:
                 return msg

@@ -124,8 +124,12 @@ class Codec:
             out = bytearray()
             self.fast_encode(value, out)
         except Exception as exc:  # noqa: BLE001 - any failure is diagnosed below
-            self.encode_failed(value, exc)
-        return bytes(out)
+            failure = exc
+        else:
+            return bytes(out)
+        # outside the handler, as the C entry point calls it: the same __context__
+        self.encode_failed(value, failure)
+        raise AssertionError("unreachable")
 
     def encode_failed(self, value: Any, exc: BaseException):
         """Raises the EncodeError for a fast encoder that raised `exc`. The
@@ -141,7 +145,9 @@ class Codec:
         err, by_user = _slow.diagnose_fault(self.node, self.mode, value)
         if err is None:
             err = EncodeError(self.name, f"{type(exc).__name__}: {exc}")
-        raise err from (exc if by_user and not isinstance(exc, _Fail) else None)
+        cause = _slow.user_exception(exc) if by_user else None
+        err.__context__ = cause
+        raise err from cause
 
     def decode_from(self, buf, pos: int = 0):
         try:
@@ -438,6 +444,9 @@ def _iter_file(codec: Codec, f, chunk_size: int, max_message_size: "int | None",
     size = codec.fixed_size
     many = codec.decode_many
     dec = codec.fast_decode
+    # decoding runs user code (__post_init__, ...): a message is decoded only
+    # once it is known to be complete (its size, or a check that builds nothing)
+    check = _slow.runs_user_code(codec.node)
     buf = b""
     pos = 0
     base = 0  # stream offset of buf[0]
@@ -482,23 +491,34 @@ def _iter_file(codec: Codec, f, chunk_size: int, max_message_size: "int | None",
                     pos += n * size
                     yield from values
                     continue
-        try:
-            value, new_pos = dec(buf, pos)
-        except Exception as exc:  # noqa: BLE001
+        err = None
+        if check and not eof and (size is None or end - pos < size):
+            # the message may continue past the bytes read so far: find out
+            # before building it, so that its user code runs once
             try:
-                codec.fail(buf, pos, exc)
-            except DecodeError as err:
-                if err.kind in _TRUNCATION and not eof:
-                    needed = (err.needed if err.needed is not None else end + 1) - pos
-                    if max_message_size is not None and needed > max_message_size:
-                        _rebase(err, base)
-                        raise DecodeError(ErrorKind.LIMIT_EXCEEDED, err.offset, err.path,
-                                          f"message needs at least {needed} bytes, over max_message_size="
-                                          f"{max_message_size} ({err.detail})") from None
-                    refill(max(needed, end - pos + 1))
-                    continue
-                _rebase(err, base)
-                raise err from None
+                _slow.slow_decode(codec.node, codec.mode, buf, pos, build=False)
+            except DecodeError as e:
+                err = e
+        if err is None:
+            try:
+                value, new_pos = dec(buf, pos)
+            except Exception as exc:  # noqa: BLE001
+                try:
+                    codec.fail(buf, pos, exc)
+                except DecodeError as e:
+                    err = e
+        if err is not None:
+            if err.kind in _TRUNCATION and not eof:
+                needed = (err.needed if err.needed is not None else end + 1) - pos
+                if max_message_size is not None and needed > max_message_size:
+                    _rebase(err, base)
+                    raise DecodeError(ErrorKind.LIMIT_EXCEEDED, err.offset, err.path,
+                                      f"message needs at least {needed} bytes, over max_message_size="
+                                      f"{max_message_size} ({err.detail})") from None
+                refill(max(needed, end - pos + 1))
+                continue
+            _rebase(err, base)
+            raise err from None
         pos = new_pos
         yield value
 
