@@ -3,7 +3,7 @@
 
 #include <bin_serializer/io/fd.hpp>
 #include <bin_serializer/io/stream.hpp>
-#include <bin_serializer/message.hpp>
+#include <bin_serializer/frame/message.hpp>
 
 #include <cstdint>
 #include <cstring>
