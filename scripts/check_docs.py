@@ -40,6 +40,10 @@ Rules (each problem is printed as file:line: [rule] what):
                 names followed by the word "preset(s)" must exist (the last
                 may also be an options preset).
   cmake-option  -DBIN_SERIALIZER_X and BIN_SERIALIZER_X=ON/OFF must exist.
+  link          a Markdown link to an anchor, [..](#anchor) or [..](file.md#anchor),
+                must name a heading of that file (GitHub's slugs: lower case,
+                punctuation dropped, spaces -> "-", repeats get -1, -2, ...) or
+                an <a id/name="..."> in it; the file must exist.
   formats       A place lists the wire formats when it is
                   - an `enum class wire_format { ... }` block;
                   - a line pairing two or more format ids with names
@@ -270,6 +274,7 @@ class Checker:
     def __init__(self, facts: Facts):
         self.f = facts
         self.problems: list[str] = []
+        self._slugs: dict[Path, set[str]] = {}
 
     def report(self, path: str, idx: int, rule: str, what: str) -> None:
         self.problems.append(f"{path}:{idx + 1}: [{rule}] {what}")
@@ -305,6 +310,7 @@ class Checker:
         self.check_enum_blocks(display, text)
         self.check_presets_sentences(display, lines)
         self.check_inline_format_lists(display, lines, in_code)
+        self.check_links(path, display, lines, in_code)
         for t in tables:
             self.check_table(display, t)
         self.check_markers(display, lines, in_code, tables)
@@ -312,6 +318,27 @@ class Checker:
         mine = self.problems[first:]
         mine.sort(key=lambda p: int(p[len(display) + 1:].split(":", 1)[0]))
         self.problems[first:] = mine
+
+    # link -----------------------------------------------------------------
+    def check_links(self, path, display, lines, in_code):
+        for idx, line in enumerate(lines):
+            if in_code[idx]:
+                continue
+            for m in re.finditer(r"\]\(([^()\s#]*)#([^()\s]+)\)", line):
+                target, anchor = m.group(1), m.group(2)
+                if target.startswith(("http:", "https:")):
+                    continue
+                file = (path.parent / target) if target else path
+                if not file.is_file():
+                    self.report(display, idx, "link", f"{target}: no such file")
+                    continue
+                if not file.suffix == ".md":
+                    continue
+                if file not in self._slugs:
+                    self._slugs[file] = slugs(file)
+                if anchor not in self._slugs[file]:
+                    self.report(display, idx, "link",
+                                f"{target or 'this file'} has no heading for #{anchor}")
 
     # header ---------------------------------------------------------------
     def check_headers(self, path, idx, line):
@@ -535,6 +562,23 @@ class Checker:
                 text = r[col] if col is not None and col < len(r) else " ".join(r[1:])
                 where = f"row \"{label}\"" + (f", column \"{column}\"" if column else "")
                 self.require_all_formats(path, ridx, text, where)
+
+
+def slugs(path: Path) -> set[str]:
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    in_code = code_mask(lines)
+    seen: dict[str, int] = {}
+    out: set[str] = set()
+    for line, code in zip(lines, in_code):
+        if code or not re.match(r"#{1,6}\s", line):
+            continue
+        base = re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        n = seen.get(base, 0)
+        out.add(base if n == 0 else f"{base}-{n}")
+        seen[base] = n + 1
+    out.update(re.findall(r"<a\s+(?:id|name)=\"([^\"]+)\"", text))
+    return out
 
 
 def default_docs(root: Path) -> list[Path]:

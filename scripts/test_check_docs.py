@@ -99,6 +99,13 @@ GOOD = """
 
     <!-- formats: all -->
     Native, portable and compact.
+
+    ## core/encode.hpp: `serialize<Opts>`
+
+    Links: [up](#good), [encode](#coreencodehpp-serializeopts), [options](#optionshpp),
+    [again](#good-1), <a id="custom"></a>[custom](#custom).
+
+    # Good
 """
 
 # (document, text every expected message contains)
@@ -141,6 +148,9 @@ BAD = {
     "marker-block": ("<!-- formats: all -->\nNative and portable only.", "the block marked"),
     "marker-row": ("<!-- formats: all in row \"Wire size\" column \"us\" -->\n| | us | them |\n|---|---|---|\n"
                    "| Wire size | fixed widths | compact |\n", "row \"Wire size\", column \"us\" lists wire formats"),
+    "link-anchor": ("# Top\n\nSee [x](#nowhere).", "[link] this file has no heading for #nowhere"),
+    "link-file": ("See [x](missing.md#top).", "[link] missing.md: no such file"),
+    "link-other": ("See [x](good.md#no-such-heading).", "good.md has no heading for #no-such-heading"),
     "marker-no-row": ("<!-- formats: all in row \"Size\" -->\n| a | b |\n|---|---|\n| x | y |\n",
                       "the table has no row \"Size\""),
 }
@@ -173,6 +183,7 @@ class CheckDocs(unittest.TestCase):
         self.assertIn("0 problem(s)", r.stderr)
 
     def test_each_rule_fails(self):
+        self.run_check("good", textwrap.dedent(GOOD))  # the target of link-other
         for name, (text, expected) in BAD.items():
             with self.subTest(rule=name):
                 r = self.run_check(name, text + "\n")
