@@ -53,7 +53,7 @@ Rules (each problem is printed as file:line: [rule] what):
                     names, or whose first column has two or more such rows;
                   - two or more backticked format names in a row, separated
                     only by ",", "/", "and", "or" (`native` / `portable`);
-                  - the block after a marker comment
+                  - the block after a marker comment on a line of its own,
                     <!-- formats: all -->  (the next paragraph, table or code
                     block), or <!-- formats: all in row "LABEL" -->, optionally
                     with column "HEADER", before a table (the row whose first
@@ -521,8 +521,9 @@ class Checker:
     def check_markers(self, path, lines, in_code, tables):
         by_start = {t.start: t for t in tables}
         for idx, line in enumerate(lines):
-            m = re.search(r"<!--\s*formats:\s*all(?:\s+in\s+row\s+\"([^\"]+)\"(?:\s+column\s+\"([^\"]+)\")?)?\s*-->",
-                          line)
+            # a marker is a line of its own (not one quoted in prose)
+            m = re.fullmatch(r"\s*<!--\s*formats:\s*all(?:\s+in\s+row\s+\"([^\"]+)\""
+                             r"(?:\s+column\s+\"([^\"]+)\")?)?\s*-->\s*", line)
             if not m or in_code[idx]:
                 continue
             j = idx + 1
