@@ -1,6 +1,6 @@
 // benchmark_grpc: the same echo service over gRPC on loopback, once with
 // protobuf messages (bench/schemas/grpc_bench.proto, protoc + grpc_cpp_plugin)
-// and once with bin_serializer structs (bin_serializer/grpc.hpp, no schema
+// and once with bin_serializer structs (bin_serializer/io/grpc.hpp, no schema
 // file), on the same payloads: Person, Car, a batch of 256 Ticks.
 //
 // One call: the client encodes the request, the server decodes it, copies it
@@ -18,7 +18,7 @@
 //
 // Options: --calls=N (per round, default 2000) --rounds=N (default 5)
 //          --out=FILE (JSON)
-#include <bin_serializer/grpc.hpp>
+#include <bin_serializer/io/grpc.hpp>
 #include <workloads/workloads.hpp>
 
 #include <algorithm>

@@ -701,7 +701,7 @@ def main():
         md.append("## gRPC on loopback: protobuf messages vs bin_serializer structs\n")
         md.append("`benchmark_grpc` (bench/grpc.cpp): one echo service, once generated from"
                   " `bench/schemas/grpc_bench.proto` (protoc + grpc_cpp_plugin, protobuf messages as the"
-                  " application's data) and once declared in C++ with `bin_serializer/grpc.hpp` (plain"
+                  " application's data) and once declared in C++ with `bin_serializer/io/grpc.hpp` (plain"
                   " structs, framed portable messages). Synchronous unary calls from one client thread to a"
                   " server in the same process over 127.0.0.1; each call encodes and decodes the payload"
                   f" twice (request, echoed response). {grpc.get('rounds', '?')} alternating rounds of"

@@ -7,7 +7,7 @@
 // stream ended cleanly after the last one, and the child exited with 0.
 //
 // Framing: serialize_message()/deserialize_message() from
-// <bin_serializer/message.hpp> when that header is available; otherwise a
+// <bin_serializer/frame/message.hpp> when that header is available; otherwise a
 // local stand-in, a u64 payload length before each payload.
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/io/fd.hpp>
@@ -26,11 +26,11 @@
 
 #include "workloads/car.hpp"
 
-#if __has_include(<bin_serializer/message.hpp>)
-#include <bin_serializer/message.hpp>
-#define SOCKET_PAIR_FRAMING "serialize_message (message.hpp)"
+#if __has_include(<bin_serializer/frame/message.hpp>)
+#include <bin_serializer/frame/message.hpp>
+#define SOCKET_PAIR_FRAMING "serialize_message (frame/message.hpp)"
 #else
-#define SOCKET_PAIR_FRAMING "u64 length prefix (message.hpp not available)"
+#define SOCKET_PAIR_FRAMING "u64 length prefix (frame/message.hpp not available)"
 #endif
 
 namespace bs = bin_serializer;
@@ -40,7 +40,7 @@ namespace {
 
 constexpr std::uint64_t count = 10'000;
 
-#if __has_include(<bin_serializer/message.hpp>)
+#if __has_include(<bin_serializer/frame/message.hpp>)
 template <class W>
 bool write_frame(W& out, const Car& car) {
   return bs::serialize_message(out, car);

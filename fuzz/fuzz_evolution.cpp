@@ -6,7 +6,7 @@
 // re-encoding that is byte-identical.
 #include "fuzz_common.hpp"
 
-#include <bin_serializer/message.hpp>
+#include <bin_serializer/frame/message.hpp>
 
 #include "workloads/evolving.hpp"
 

@@ -7,7 +7,7 @@
 // size that decodes again.
 #include "fuzz_common.hpp"
 
-#include <bin_serializer/message.hpp>
+#include <bin_serializer/frame/message.hpp>
 
 #include "fuzz_types.hpp"
 #include "workloads/evolving.hpp"

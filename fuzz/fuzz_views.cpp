@@ -9,7 +9,7 @@
 #include "fuzz_common.hpp"
 #include "fuzz_types.hpp"
 
-#include <bin_serializer/array_view.hpp>
+#include <bin_serializer/view/array_view.hpp>
 
 #include <optional>
 #include <span>

@@ -10,7 +10,7 @@
 #include "fuzz_types.hpp"
 #include "workloads/views.hpp"
 
-#include <bin_serializer/message.hpp>
+#include <bin_serializer/frame/message.hpp>
 
 #include "workloads/evolving.hpp"
 

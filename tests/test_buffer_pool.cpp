@@ -3,7 +3,7 @@
 // leases concurrently (run under ThreadSanitizer by the tsan preset).
 #include "test_util.hpp"
 
-#include <bin_serializer/buffer_pool.hpp>
+#include <bin_serializer/buffer/pool.hpp>
 
 #include <atomic>
 #include <cstdint>

@@ -6,8 +6,8 @@
 #include "std_codec_test_support.hpp"
 
 #include <bin_serializer/bin_serializer.hpp>
-#include <bin_serializer/message.hpp>
-#include <bin_serializer/schema_hash.hpp>
+#include <bin_serializer/frame/message.hpp>
+#include <bin_serializer/frame/schema_hash.hpp>
 
 #include <workloads/car.hpp>
 #include <workloads/evolving.hpp>

@@ -2,8 +2,8 @@
 // both formats; golden bytes; nesting; hostile prefixes.
 #include "test_util.hpp"
 
-#include <bin_serializer/evolution.hpp>
-#include <bin_serializer/schema_hash.hpp>
+#include <bin_serializer/reflect/evolution.hpp>
+#include <bin_serializer/frame/schema_hash.hpp>
 
 #include <cstdint>
 #include <string>

@@ -3,7 +3,7 @@
 
 #include <bin_serializer/io/fd.hpp>
 #include <bin_serializer/io/stream.hpp>
-#include <bin_serializer/message.hpp>
+#include <bin_serializer/frame/message.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -157,8 +157,7 @@ TEST(Message, SchemaMismatchLeavesValueAndPosition) {
   auto bytes = framed_person();
   bytes[6] ^= std::byte{1};
   const std::uint16_t mine = bs::message_header_for<Person, native>().flags;
-  EXPECT_EQ(expect_rejected(bytes, p),
-            bs::error::schema(6, bs::mismatch::flags, mine, mine ^ 1U));
+  EXPECT_EQ(expect_rejected(bytes, p), bs::error::schema(6, bs::mismatch::flags, mine, mine ^ 1U));
 }
 
 // Every other error leaves the mismatch fields empty, and a mismatch's
@@ -523,9 +522,9 @@ TEST(MessageTypeId, SameShapeOtherTypeIsRejected) {
   Ask a{9, 9.5};
   const Ask before = a;
   // Another id: the type_id field.
-  EXPECT_EQ((expect_rejected<Ask, portable>(framed(Bid{1, 2}), a)),
-            bs::error::schema(24, bs::mismatch::type_id, bs::message_id_v<Ask>,
-                              bs::message_id_v<Bid>));
+  EXPECT_EQ(
+      (expect_rejected<Ask, portable>(framed(Bid{1, 2}), a)),
+      bs::error::schema(24, bs::mismatch::type_id, bs::message_id_v<Ask>, bs::message_id_v<Bid>));
   // No id where one is expected, and the reverse: the flags field.
   EXPECT_EQ((expect_rejected<Ask, portable>(framed(Quote{1, 2}), a)),
             bs::error::schema(6, bs::mismatch::flags, bs::message_flag_type_id, 0));
@@ -533,9 +532,9 @@ TEST(MessageTypeId, SameShapeOtherTypeIsRejected) {
   EXPECT_EQ((expect_rejected<Quote, portable>(framed(Ask{1, 2}), q)),
             bs::error::schema(6, bs::mismatch::flags, 0, bs::message_flag_type_id));
   Note n{"keep"};
-  EXPECT_EQ((expect_rejected<Note, portable>(framed(Bid{1, 2}), n)),
-            bs::error::schema(24, bs::mismatch::type_id, bs::message_id_v<Note>,
-                              bs::message_id_v<Bid>));
+  EXPECT_EQ(
+      (expect_rejected<Note, portable>(framed(Bid{1, 2}), n)),
+      bs::error::schema(24, bs::mismatch::type_id, bs::message_id_v<Note>, bs::message_id_v<Bid>));
   EXPECT_EQ(a, before);
 
   bs::message_header h;
@@ -552,7 +551,7 @@ TEST(MessageTypeId, SameShapeOtherTypeIsRejected) {
   // The payload call reports header offsets from the 32-byte header's start.
   EXPECT_FALSE((bs::deserialize_message_payload<portable>(in, h, a)));
   EXPECT_EQ(in.last_error(), bs::error::schema(24, bs::mismatch::type_id, bs::message_id_v<Ask>,
-                                                bs::message_id_v<Bid>));
+                                               bs::message_id_v<Bid>));
   EXPECT_EQ(in.read_position(), 32U);
   Bid b{};
   ASSERT_TRUE((bs::deserialize_message_payload<portable>(in, h, b)));
@@ -835,7 +834,8 @@ void check_quote_vector(const std::string& format) {
   bs::BufferView again(file);
   Quote other{};
   EXPECT_FALSE(bs::deserialize_message<Opts>(again, other));
-  EXPECT_EQ(again.last_error(), bs::error::schema(6, bs::mismatch::flags, 0, bs::message_flag_type_id));
+  EXPECT_EQ(again.last_error(),
+            bs::error::schema(6, bs::mismatch::flags, 0, bs::message_flag_type_id));
 }
 
 TEST(MessageVectors, QuoteWithTypeIdPortable) { check_quote_vector<portable>("portable"); }

@@ -2,8 +2,8 @@
 // one docs/wire-format.md section 9 specifies.
 #include "test_util.hpp"
 
-#include <bin_serializer/array_view.hpp>
-#include <bin_serializer/schema_hash.hpp>
+#include <bin_serializer/view/array_view.hpp>
+#include <bin_serializer/frame/schema_hash.hpp>
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // SpanBuffer: serializing into memory a transport owns (a gRPC slice, a
 // zmq::message_t), with a capacity fixed at run time.
 #include <bin_serializer/bin_serializer.hpp>
-#include <bin_serializer/span_buffer.hpp>
+#include <bin_serializer/buffer/span_buffer.hpp>
 
 #include <gtest/gtest.h>
 

@@ -5,9 +5,9 @@
 #define BIN_SERIALIZER_TEST_COUNT_ALLOCATIONS
 #include "test_util.hpp"
 
-#include <bin_serializer/array_view.hpp>
-#include <bin_serializer/schema_hash.hpp>
-#include <bin_serializer/sequence_view.hpp>
+#include <bin_serializer/view/array_view.hpp>
+#include <bin_serializer/frame/schema_hash.hpp>
+#include <bin_serializer/view/sequence_view.hpp>
 
 #include <array>
 #include <chrono>

@@ -13,7 +13,7 @@
 // client can check every value it receives.
 #pragma once
 
-#include <bin_serializer/grpc.hpp>
+#include <bin_serializer/io/grpc.hpp>
 
 #include <cstdint>
 #include <string>

@@ -3,7 +3,7 @@
 //   io/stream.hpp       ostream_writer / istream_reader
 //   io/fd.hpp           fd_writer / fd_reader             (POSIX)
 //   io/mapped_file.hpp  MappedFile                        (POSIX)
-//   buffer_pool.hpp     BufferPool / pooled_buffer
+//   buffer/pool.hpp     BufferPool / pooled_buffer
 #pragma once
 
 #include "bin_serializer.hpp"

@@ -7,7 +7,7 @@
 // EXPECT-ERROR: array_view<T> can only view elements whose encoding is their
 // EXPECT-ERROR: std::vector<T> instead
 #include <bin_serializer/bin_serializer.hpp>
-#include <bin_serializer/array_view.hpp>
+#include <bin_serializer/view/array_view.hpp>
 
 #include <cstdint>
 

@@ -4,7 +4,7 @@
 // BufferView.
 //
 // EXPECT-ERROR: an array_view<T> points into the input bytes
-#include <bin_serializer/array_view.hpp>
+#include <bin_serializer/view/array_view.hpp>
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/io/fd.hpp>
 

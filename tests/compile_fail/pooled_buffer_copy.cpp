@@ -2,7 +2,7 @@
 // twice, so it is move-only.
 //
 // EXPECT-ERROR: deleted
-#include <bin_serializer/buffer_pool.hpp>
+#include <bin_serializer/buffer/pool.hpp>
 
 #include <utility>
 

@@ -5,7 +5,7 @@
 // EXPECT-ERROR: decoded in another wire format than the call's
 // EXPECT-ERROR: sequence_view<T, bin_serializer::wire_format::portable>
 #include <bin_serializer/bin_serializer.hpp>
-#include <bin_serializer/sequence_view.hpp>
+#include <bin_serializer/view/sequence_view.hpp>
 
 #include <string_view>
 

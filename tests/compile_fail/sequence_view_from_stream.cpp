@@ -3,7 +3,7 @@
 //
 // EXPECT-ERROR: sequence_view<T> points into the input bytes
 #include <bin_serializer/bin_serializer.hpp>
-#include <bin_serializer/sequence_view.hpp>
+#include <bin_serializer/view/sequence_view.hpp>
 
 #include <cstddef>
 #include <cstring>

@@ -1,8 +1,9 @@
 // A std family type whose codec header is not included must not compile
 // (it would otherwise be memcpy'd: layout depending on the include path).
 // EXPECT-ERROR: serialized by a codec in its own header
-#include <bin_serializer/buffer.hpp>
-#include <bin_serializer/serializer.hpp>
+#include <bin_serializer/buffer/buffer.hpp>
+#include <bin_serializer/core/encode.hpp>
+#include <bin_serializer/std/string.hpp>
 #ifdef BIN_SERIALIZER_CF_CONTROL
 #include <bin_serializer/std/optional.hpp>
 #endif

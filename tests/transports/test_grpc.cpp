@@ -1,4 +1,4 @@
-// bin_serializer/grpc.hpp over a real gRPC server on 127.0.0.1 (ephemeral
+// bin_serializer/io/grpc.hpp over a real gRPC server on 127.0.0.1 (ephemeral
 // port): the typed method descriptors (grpc_method) with every call kind
 // (unary, server streaming, client streaming, bidirectional, the callback
 // API on both ends), the exact bytes a message goes out as, single- and
