@@ -19,7 +19,13 @@
 #       // EXPECT-ERROR: <regex>
 #
 #   (CMake regex syntax, see `cmake --help-command string`; at least one such
-#   line is required). Diagnostics are produced with LC_ALL=C and colours off,
+#   line is required), and only if the diagnostic is short: at most one
+#   "error:" and 24 lines, unless the file states a larger limit and why:
+#
+#       // MAX-ERRORS: <n> <reason>
+#       // MAX-LINES: <n> <reason>
+#
+#   Diagnostics are produced with LC_ALL=C and colours off,
 #   so quotes are plain ASCII ' characters.
 #
 # MODE=control
@@ -110,12 +116,22 @@ string(APPEND _content "\n")
 set(_n_expect 0)
 set(_problems "")
 set(_report "")
+# The diagnostic's size: one error in fewer than 25 lines by default (what
+# README.md and docs/api.md promise), with both compilers. A file may allow
+# more with "// MAX-ERRORS: <n> <reason>" or "// MAX-LINES: <n> <reason>".
+set(_max_errors 1)
+set(_max_lines 24)
 while(NOT _content STREQUAL "")
   string(FIND "${_content}" "\n" _nl)
   string(SUBSTRING "${_content}" 0 ${_nl} _line)
   math(EXPR _next "${_nl} + 1")
   string(SUBSTRING "${_content}" ${_next} -1 _content)
 
+  if(_line MATCHES "^[ \t]*//[ \t]*MAX-ERRORS:[ \t]*([0-9]+)[ \t]+[^ \t]")
+    set(_max_errors "${CMAKE_MATCH_1}")
+  elseif(_line MATCHES "^[ \t]*//[ \t]*MAX-LINES:[ \t]*([0-9]+)[ \t]+[^ \t]")
+    set(_max_lines "${CMAKE_MATCH_1}")
+  endif()
   if(_line MATCHES "^[ \t]*//[ \t]*EXPECT-ERROR:[ \t]*(.*)$")
     set(_regex "${CMAKE_MATCH_1}")
     string(REGEX REPLACE "[ \t]+$" "" _regex "${_regex}")
@@ -140,6 +156,22 @@ if(_n_expect EQUAL 0)
 endif()
 if(_rc STREQUAL "0")
   string(APPEND _problems "  - the compilation SUCCEEDED, but it is expected to fail\n")
+endif()
+
+# Count the diagnostic: its lines, and its "error:" lines (a compiler's
+# "N errors generated." summary has no colon after "error").
+string(REGEX MATCHALL "error: " _errors "${_output}")
+list(LENGTH _errors _n_errors)
+string(REGEX MATCHALL "\n" _newlines "${_output}")
+list(LENGTH _newlines _n_lines)
+string(APPEND _report "  [size] ${_n_errors} error(s), ${_n_lines} lines (at most ${_max_errors}, ${_max_lines})\n")
+if(_n_errors GREATER _max_errors)
+  string(APPEND _problems
+    "  - ${_n_errors} errors: the diagnostic must be one error (at most ${_max_errors})\n")
+endif()
+if(_n_lines GREATER _max_lines)
+  string(APPEND _problems
+    "  - ${_n_lines} lines of diagnostics: at most ${_max_lines}\n")
 endif()
 
 if(NOT _problems STREQUAL "")

@@ -1893,8 +1893,7 @@ static PyObject* mod_slot_offset(PyObject* mod, PyObject* d) {
 static PyMethodDef mod_methods[] = {
     {"slot_offset", mod_slot_offset, METH_O, "slot_offset(member_descriptor) -> offset or None"},
     {"set_entries", mod_set_entries, METH_VARARGS,
-     "set_entries(portable_table, native_table, compact_table, py_encode, py_decode, encode_failed, "
-     "decode_failed)"},
+     "set_entries(portable, native, compact, py_encode, py_decode, on_encode, on_decode)"},
     {"encode", (PyCFunction)(void (*)(void))entry_encode, METH_FASTCALL | METH_KEYWORDS,
      "encode(obj, format='portable', *, schema=None, arrays=False) -> bytes: one message"},
     {"decode", (PyCFunction)(void (*)(void))entry_decode, METH_FASTCALL | METH_KEYWORDS,

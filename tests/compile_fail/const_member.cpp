@@ -1,6 +1,7 @@
 // Deserializing must write every field reflect() lists, so a const member in
 // the list is refused (serializing the same struct is fine).
 // EXPECT-ERROR: cannot deserialize into a const object or const member
+// EXPECT-ERROR: const_member_cannot_be_decoded<Account>
 #include <bin_serializer/bin_serializer.hpp>
 
 #include <string>

@@ -2,7 +2,8 @@
 // contiguous source (Buffer, FixedBuffer, BufferView). From a stream (a buffer
 // with only read()) it must not compile, and the error says what to use.
 //
-// EXPECT-ERROR: cannot deserialize into a std::basic_string_view from a stream
+// EXPECT-ERROR: cannot deserialize this type \(named in this diagnostic\) from a stream
+// EXPECT-ERROR: view_needs_contiguous_input<std::basic_string_view<char
 // EXPECT-ERROR: std::string instead
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/std/string_view.hpp>

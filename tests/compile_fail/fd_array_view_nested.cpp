@@ -1,9 +1,11 @@
 // An array_view three levels down (a vector of optionals of array_views),
-// decoded as a framed message from a file descriptor: refused with the
-// array_view's message (and only that one). The control reads from a
-// BufferView.
+// decoded as a framed message from a file descriptor: refused with one
+// message naming the message type (deserialize_message's gate). The control
+// reads from a BufferView.
 //
-// EXPECT-ERROR: an array_view<T> points into the input bytes
+// EXPECT-ERROR: view_needs_contiguous_input<
+// EXPECT-ERROR: array_view
+// EXPECT-ERROR: from a stream
 #include <bin_serializer/view/array_view.hpp>
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/io/fd.hpp>

@@ -1,8 +1,10 @@
 // A std::span member (not only a top-level span or string_view) decoded from
 // a stream adapter, which hands out copies of a block it then reuses: refused
-// with the span's message. The control reads the same bytes from a BufferView.
+// with one message naming Blob. The control reads the same bytes from a BufferView.
 //
-// EXPECT-ERROR: cannot deserialize into a std::span from a stream
+// EXPECT-ERROR: cannot deserialize this type \(named in this diagnostic\) from a stream
+// EXPECT-ERROR: view_needs_contiguous_input<Blob>
+// EXPECT-ERROR: std::vector instead of a span
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/io/stream.hpp>
 

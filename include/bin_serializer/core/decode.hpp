@@ -32,6 +32,89 @@ BIN_SERIALIZER_INLINE bool read_value(R& r, T& value) {
 
 } // namespace detail
 
+namespace detail {
+
+// ---- what deserialize() refuses beyond a missing layout: one message each
+
+template <class T>
+struct view_needs_contiguous_input {
+  static_assert(dependent_false<T>,
+                "bin_serializer: cannot deserialize this type (named in this diagnostic) from "
+                "a stream: it holds a view (std::basic_string_view, std::span, array_view or "
+                "sequence_view) that points into the input bytes, and a stream hands out copies "
+                "of a block it then reuses. Decode from a contiguous buffer (Buffer, "
+                "FixedBuffer<N>, BufferView, MappedFile), or hold owning types: std::string "
+                "instead of a string_view, std::vector instead of a span, array_view or "
+                "sequence_view (same bytes).");
+};
+
+template <class T>
+struct const_member_cannot_be_decoded {
+  static_assert(dependent_false<T>,
+                "bin_serializer: cannot deserialize into a const object or const member of "
+                "this type (named in this diagnostic): decoding writes every field it lists. "
+                "Make the member non-const, or leave it out of reflect() (it is then neither "
+                "sent nor read).");
+};
+
+// reflect() on a non-const T hands out some const field.
+struct any_const_probe {
+  template <class... Fs>
+  constexpr auto operator()(Fs&&...) const noexcept {
+    return std::bool_constant<(std::is_const_v<std::remove_reference_t<Fs>> || ...)>{};
+  }
+};
+
+// Whether T or a field of it (through visible fields and C arrays) is const.
+template <class T>
+consteval bool holds_const_field() {
+  if constexpr (std::is_const_v<T>)
+    return true;
+  else if constexpr (std::is_array_v<T>)
+    return holds_const_field<std::remove_extent_t<T>>();
+  else if constexpr (Reflectable<T>) {
+    if constexpr (reflect_gives_only_const<T>)
+      return false; // reflect() with only a const overload has its own message
+    else if constexpr (decltype(std::declval<T&>().reflect(
+                           std::declval<any_const_probe&>()))::value)
+      return true;
+    else
+      return []<class... Fs>(type_list<Fs...>) {
+        return (holds_const_field<Fs>() || ...);
+      }(member_types_t<T>{});
+  } else if constexpr (has_visible_fields<T>)
+    return []<class... Fs>(type_list<Fs...>) {
+      return (holds_const_field<Fs>() || ...);
+    }(member_types_t<T>{});
+  else
+    return false;
+}
+
+// What deserialize<Opts>(B&, T&) may compile: T has a layout, views only
+// from contiguous input, no const fields. Otherwise diagnose_decode gives the
+// one message.
+template <options Opts, class B, class T>
+consteval bool decodable() {
+  if constexpr (!has_layout<Opts, T>)
+    return false;
+  else if constexpr (!ContiguousReadableBuffer<B> && borrows_input_v<T, Opts>)
+    return false;
+  else
+    return !holds_const_field<T>();
+}
+
+template <options Opts, class B, class T>
+constexpr void diagnose_decode() {
+  if constexpr (!has_layout<Opts, T>)
+    diagnose_layout<Opts, T>();
+  else if constexpr (!ContiguousReadableBuffer<B> && borrows_input_v<T, Opts>)
+    (void)sizeof(view_needs_contiguous_input<T>);
+  else
+    (void)sizeof(const_member_cannot_be_decoded<T>);
+}
+
+} // namespace detail
+
 // Reads value from buffer's read position. On failure returns false, leaves
 // the read position where it was (buffers with direct access, or with
 // read_position()/seek()), and buffer.last_error() says why and at which byte.
@@ -55,8 +138,8 @@ BIN_SERIALIZER_INLINE bool deserialize_one(B& buffer, T& value) {
 // Always inlined, like serialize(): the reader's cursor stays in registers.
 template <options Opts = native, ReadableBuffer B, class T>
 BIN_SERIALIZER_INLINE bool deserialize(B& buffer, T& value) {
-  if constexpr (!detail::has_layout<Opts, std::remove_const_t<T>>)
-    return detail::diagnose_layout<Opts, std::remove_const_t<T>>(), false; // see has_layout
+  if constexpr (!detail::decodable<Opts, B, T>())
+    return detail::diagnose_decode<Opts, B, T>(), false; // the one message (has_layout)
   else
     return detail::deserialize_one<Opts>(buffer, value);
 }

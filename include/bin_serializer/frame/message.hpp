@@ -249,8 +249,8 @@ BIN_SERIALIZER_INLINE bool check_schema(auto& r, const message_header& h, std::s
     return r.fail(
         error::schema(header_at + header_offset_flags, mismatch::flags, mine.flags, h.flags));
   if (h.type_id != mine.type_id) [[unlikely]]
-    return r.fail(error::schema(header_at + header_offset_type_id, mismatch::type_id,
-                                mine.type_id, h.type_id));
+    return r.fail(error::schema(header_at + header_offset_type_id, mismatch::type_id, mine.type_id,
+                                h.type_id));
   if (h.schema_hash != mine.schema_hash) [[unlikely]]
     return r.fail(error::schema(header_at + header_offset_hash, mismatch::fingerprint,
                                 mine.schema_hash, h.schema_hash));
@@ -413,7 +413,10 @@ BIN_SERIALIZER_INLINE bool serialize_message(B& buffer, const T& value) {
 template <options Opts = native, WritableBuffer B, class T>
   requires(!detail::fixed_message<T, Opts>)
 bool serialize_message(B& buffer, const T& value) {
-  return detail::serialize_message_impl<Opts>(buffer, value);
+  if constexpr (!detail::has_layout<Opts, T>)
+    return detail::diagnose_layout<Opts, T>(), false; // the one message (classify.hpp)
+  else
+    return detail::serialize_message_impl<Opts>(buffer, value);
 }
 
 // Reads one framed message into value. Fails with schema_mismatch (value and
@@ -430,7 +433,10 @@ BIN_SERIALIZER_INLINE bool deserialize_message(B& buffer, T& value) {
 template <options Opts = native, ReadableBuffer B, class T>
   requires(!detail::fixed_message<T, Opts>)
 bool deserialize_message(B& buffer, T& value) {
-  return detail::deserialize_message_impl<Opts>(buffer, value);
+  if constexpr (!detail::decodable<Opts, B, T>())
+    return detail::diagnose_decode<Opts, B, T>(), false; // the one message (decode.hpp)
+  else
+    return detail::deserialize_message_impl<Opts>(buffer, value);
 }
 
 // Reads (consumes) one header and checks its own fields, not the schema.

@@ -195,7 +195,8 @@ struct codec<sequence_view<T, Format>> {
                   "only be decoded from a contiguous source (Buffer, FixedBuffer<N>, "
                   "BufferView). Read the message into one of those first, or decode into a "
                   "std::vector<T>.");
-    static_assert(R::opts.format == Format,
+    if constexpr (R::opts.format != Format) // one message, without the comparison spelled out
+      static_assert(detail::dependent_false<view_type>,
                   "bin_serializer: this sequence_view's elements are decoded in another wire "
                   "format than the call's. For the portable format declare e.g.\n"
                   "    bin_serializer::sequence_view<T, bin_serializer::wire_format::portable>");
