@@ -484,53 +484,73 @@ grpc_unary_call(::grpc::ChannelInterface& channel, const ::grpc::internal::RpcMe
   }
 }
 
-// The client end of a server-streaming call: read() until false, then
-// finish() gives the call's status, or the decode error that stopped the
-// stream (the call is then cancelled). Cancelling the context (or
-// destroying the reader before the end: it cancels) ends the call early.
-template <class Response>
-class grpc_stream_reader {
+namespace detail {
+
+// What the two client streams that receive share: the gRPC stream, reading
+// and decoding each response here (gRPC's own decode would lose the error),
+// finishing, and cancelling a call left unfinished when it goes away.
+template <class Stream, class Response>
+class grpc_receiving_stream {
 public:
-  template <class Request>
-  grpc_stream_reader(::grpc::ChannelInterface& channel, const ::grpc::internal::RpcMethod& method,
-                     ::grpc::ClientContext& context, const Request& request)
-      : context_(&context),
-        reader_(::grpc::internal::ClientReaderFactory<::grpc::ByteBuffer>::Create(
-            &channel, method, &context, request)) {
-    static_assert(detail::grpc_messages_own_their_bytes<Request, Response>());
-  }
-  grpc_stream_reader(grpc_stream_reader&&) noexcept = default;
-  grpc_stream_reader& operator=(grpc_stream_reader&&) = delete;
-  ~grpc_stream_reader() {
-    if (reader_ && !finished_) { // gRPC requires Finish() before the reader goes
+  grpc_receiving_stream(grpc_receiving_stream&&) noexcept = default;
+  grpc_receiving_stream& operator=(grpc_receiving_stream&&) = delete;
+  ~grpc_receiving_stream() {
+    if (stream_ && !finished_) { // gRPC requires Finish() before the stream goes
       context_->TryCancel();
-      (void)reader_->Finish();
+      (void)stream_->Finish();
     }
   }
 
-  // The next message; false at the end of the stream or on an error.
+  // The next response; false at the end of the stream or on an error.
   bool read(Response& out) {
     if (!decode_error_.ok()) return false;
     ::grpc::ByteBuffer received;
-    if (!reader_->Read(&received)) return false;
-    ::grpc::Status s = detail::grpc_decode(received, out);
+    if (!stream_->Read(&received)) return false;
+    ::grpc::Status s = grpc_decode(received, out);
     if (s.ok()) return true;
     decode_error_ = std::move(s);
     context_->TryCancel();
     return false;
   }
 
+  // Call after the last read() returned false (gRPC's rule for Finish).
   ::grpc::Status finish() {
     finished_ = true;
-    ::grpc::Status s = reader_->Finish();
+    ::grpc::Status s = stream_->Finish();
     return decode_error_.ok() ? s : decode_error_;
   }
 
+protected:
+  grpc_receiving_stream(::grpc::ClientContext& context, Stream* stream)
+      : context_(&context), stream_(stream) {}
+  Stream& stream() noexcept { return *stream_; }
+
 private:
   ::grpc::ClientContext* context_;
-  std::unique_ptr<::grpc::ClientReader<::grpc::ByteBuffer>> reader_;
+  std::unique_ptr<Stream> stream_;
   ::grpc::Status decode_error_ = ::grpc::Status::OK;
   bool finished_ = false;
+};
+
+} // namespace detail
+
+// The client end of a server-streaming call: read() until false, then
+// finish() gives the call's status, or the decode error that stopped the
+// stream (the call is then cancelled). Cancelling the context (or
+// destroying the reader before the end: it cancels) ends the call early.
+template <class Response>
+class grpc_stream_reader
+    : public detail::grpc_receiving_stream<::grpc::ClientReader<::grpc::ByteBuffer>, Response> {
+  using base = detail::grpc_receiving_stream<::grpc::ClientReader<::grpc::ByteBuffer>, Response>;
+
+public:
+  template <class Request>
+  grpc_stream_reader(::grpc::ChannelInterface& channel, const ::grpc::internal::RpcMethod& method,
+                     ::grpc::ClientContext& context, const Request& request)
+      : base(context, ::grpc::internal::ClientReaderFactory<::grpc::ByteBuffer>::Create(
+                          &channel, method, &context, request)) {
+    static_assert(detail::grpc_messages_own_their_bytes<Request, Response>());
+  }
 };
 
 // The client end of a client-streaming call: write() requests, then
@@ -584,53 +604,26 @@ private:
 // then finish() gives the call's status or the decode error that stopped
 // reading (the call is then cancelled).
 template <class Request, class Response>
-class grpc_bidi_stream {
+class grpc_bidi_stream
+    : public detail::grpc_receiving_stream<::grpc::ClientReaderWriter<Request, ::grpc::ByteBuffer>,
+                                           Response> {
+  using base =
+      detail::grpc_receiving_stream<::grpc::ClientReaderWriter<Request, ::grpc::ByteBuffer>,
+                                    Response>;
+
 public:
   grpc_bidi_stream(::grpc::ChannelInterface& channel, const ::grpc::internal::RpcMethod& method,
                    ::grpc::ClientContext& context)
-      : context_(&context),
-        stream_(::grpc::internal::ClientReaderWriterFactory<Request, ::grpc::ByteBuffer>::Create(
-            &channel, method, &context)) {
+      : base(context,
+             ::grpc::internal::ClientReaderWriterFactory<Request, ::grpc::ByteBuffer>::Create(
+                 &channel, method, &context)) {
     static_assert(detail::grpc_messages_own_their_bytes<Request, Response>());
-  }
-  grpc_bidi_stream(grpc_bidi_stream&&) noexcept = default;
-  grpc_bidi_stream& operator=(grpc_bidi_stream&&) = delete;
-  ~grpc_bidi_stream() {
-    if (stream_ && !finished_) {
-      context_->TryCancel();
-      (void)stream_->Finish();
-    }
   }
 
   bool write(const Request& value, ::grpc::WriteOptions options = {}) {
-    return stream_->Write(value, options);
+    return this->stream().Write(value, options);
   }
-  bool writes_done() { return stream_->WritesDone(); }
-
-  // The next response; false at the end of the stream or on an error.
-  bool read(Response& out) {
-    if (!decode_error_.ok()) return false;
-    ::grpc::ByteBuffer received;
-    if (!stream_->Read(&received)) return false;
-    ::grpc::Status s = detail::grpc_decode(received, out);
-    if (s.ok()) return true;
-    decode_error_ = std::move(s);
-    context_->TryCancel();
-    return false;
-  }
-
-  // Call after the last read() returned false (gRPC's rule for Finish).
-  ::grpc::Status finish() {
-    finished_ = true;
-    ::grpc::Status s = stream_->Finish();
-    return decode_error_.ok() ? s : decode_error_;
-  }
-
-private:
-  ::grpc::ClientContext* context_;
-  std::unique_ptr<::grpc::ClientReaderWriter<Request, ::grpc::ByteBuffer>> stream_;
-  ::grpc::Status decode_error_ = ::grpc::Status::OK;
-  bool finished_ = false;
+  bool writes_done() { return this->stream().WritesDone(); }
 };
 
 // Calls grpc_methods over one channel. Each method is registered on the

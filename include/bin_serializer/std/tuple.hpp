@@ -20,7 +20,7 @@ namespace bin_serializer {
 template <class A, class B>
 struct codec<std::pair<A, B>> {
   // What Serializable<T> checks inside (core/classify.hpp).
-  using elements = detail::type_list<A, B>;
+  using elements = detail::type_list<std::remove_reference_t<A>, std::remove_reference_t<B>>;
 
   // Fingerprint (frame/schema_tokens.hpp): TUPLE 2, then both.
   template <class H>
@@ -66,7 +66,7 @@ struct codec<std::pair<A, B>> {
 template <class... Ts>
 struct codec<std::tuple<Ts...>> {
   // What Serializable<T> checks inside (core/classify.hpp).
-  using elements = detail::type_list<Ts...>;
+  using elements = detail::type_list<std::remove_reference_t<Ts>...>;
 
   // Fingerprint (frame/schema_tokens.hpp): TUPLE n, then each.
   template <class H>
