@@ -278,7 +278,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
 def runs_user_code(node: Node) -> bool:
     """Whether decoding `node` calls a dataclass's own __init__ or
     __post_init__ (anything but the __init__ @dataclass generated)."""
-    from ._accel import fast_construct_ok
+    from ._accel import _children, fast_construct_ok
     seen: set = set()
     stack = [node]
     while stack:
@@ -286,20 +286,10 @@ def runs_user_code(node: Node) -> bool:
         if id(n) in seen:
             continue
         seen.add(id(n))
-        if isinstance(n, StructN):
-            if n.versions is not None or not fast_construct_ok(n.cls, [name for name, _ in n.fields]):
-                return True
-            stack.extend(f for _, f in n.fields)
-        elif isinstance(n, (ListN, ArrayN, SetN)):
-            stack.append(n.elem)
-        elif isinstance(n, OptionalN):
-            stack.append(n.inner)
-        elif isinstance(n, VariantN):
-            stack.extend(n.alts)
-        elif isinstance(n, TupleN):
-            stack.extend(n.elems)
-        elif isinstance(n, MapN):
-            stack.extend((n.key, n.value))
+        if isinstance(n, StructN) and (
+                n.versions is not None or not fast_construct_ok(n.cls, [name for name, _ in n.fields])):
+            return True
+        stack.extend(_children(n))
     return False
 
 
