@@ -11,7 +11,7 @@
 //     types listing fields out of memory order, portable format;
 //   - recursive types (outlined past inline_nesting_limit) round-trip.
 #include <bin_serializer/bin_serializer.hpp>
-#include <bin_serializer/cursor/copy.hpp>
+#include <bin_serializer/format/copy.hpp>
 #include <bin_serializer/std/all.hpp>
 
 #include <gtest/gtest.h>

@@ -12,12 +12,18 @@
 #include <cstdint>
 #include <limits>
 
+namespace bin_serializer {
+
 // wire_format: how leaves (integers, floats, lengths) are encoded. The
 // traversal of structs and containers is shared by every format; only the
-// leaves differ, each format in its own header under format/.
-#include "format/format.hpp"
-
-namespace bin_serializer {
+// leaves differ, each format in its own header under format/ (format/format.hpp
+// is the contract). The ids are the byte a framed message's header carries;
+// each format's header defines what its id means.
+enum class wire_format : std::uint8_t {
+  native = 0,   // format/native.hpp
+  portable = 1, // format/portable.hpp
+  compact = 2,  // format/compact.hpp
+};
 
 inline constexpr std::size_t unlimited = std::numeric_limits<std::size_t>::max();
 

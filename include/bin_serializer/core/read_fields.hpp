@@ -34,7 +34,7 @@
 #include "../config.hpp"
 #include "classify.hpp"
 #include "../cursor/reader.hpp"
-#include "../cursor/copy.hpp"
+#include "../format/copy.hpp"
 #include "../cursor/run_reader.hpp"
 #include "run_layout.hpp"
 

@@ -56,11 +56,11 @@
 #include "../config.hpp"
 #include "../cursor/counting_writer.hpp"
 #include "../format/all.hpp"
-#include "../frame/schema_tokens.hpp"
 #include "../reflect/enum_range.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
 #include "evolution_io.hpp"
+#include "schema_tokens.hpp"
 #include "validate.hpp"
 
 namespace bin_serializer::detail {

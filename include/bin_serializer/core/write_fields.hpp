@@ -19,7 +19,7 @@
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
-#include "../cursor/copy.hpp"
+#include "../format/copy.hpp"
 #include "run_layout.hpp"
 #include "../cursor/writer.hpp"
 

@@ -6,9 +6,9 @@
 // not run out of room, so this writer stores without checking: the string's
 // prefix and characters, a vector's count and elements, each field of a run.
 // It is used only when every part of the type has a size the library itself
-// computes (presizable below); a type holding a user codec is written by the
-// checked contiguous_writer instead, because a user's size() is not trusted
-// with the buffer's bounds. Debug builds (BIN_SERIALIZER_DEBUG) still check
+// computes (presizable in core/run_layout.hpp, asked by core/encode.hpp); a
+// type holding a user codec is written by the checked contiguous_writer
+// instead, because a user's size() is not trusted with the buffer's bounds. Debug builds (BIN_SERIALIZER_DEBUG) still check
 // every store against the reserved end and abort on a mismatch.
 #pragma once
 
@@ -21,14 +21,10 @@
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
-#include "../core/classify.hpp"
-#include "copy.hpp"
-#include "../core/run_layout.hpp"
+#include "../format/copy.hpp"
 #include "writer.hpp"
 
 namespace bin_serializer::detail {
-
-// presizable<Opts, T>(): which types may be written unchecked (run_layout.hpp).
 
 template <options Opts>
 class presized_writer {

@@ -28,7 +28,7 @@
 #include "../error.hpp"
 #include "../options.hpp"
 #include "../format/all.hpp"
-#include "access.hpp"
+#include "../format/access.hpp"
 #include "writer.hpp" // record_error
 
 namespace bin_serializer::detail {

@@ -21,8 +21,8 @@
 #include "../config.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
-#include "access.hpp"
-#include "copy.hpp"
+#include "../format/access.hpp"
+#include "../format/copy.hpp"
 #include "reader.hpp"
 
 namespace bin_serializer::detail {

@@ -24,7 +24,7 @@
 #include <utility>
 
 #include "../config.hpp"
-#include "../cursor/access.hpp"
+#include "access.hpp"
 #include "../error.hpp"
 #include "../options.hpp"
 #include "endian.hpp"

@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "../config.hpp"
-#include "../cursor/copy.hpp"
+#include "copy.hpp"
 #include "endian.hpp"
 
 namespace bin_serializer::detail {

@@ -59,17 +59,9 @@
 #include <type_traits>
 
 #include "../config.hpp"
+#include "../options.hpp" // wire_format
 
 namespace bin_serializer {
-
-// Which encoding of leaves a call uses. The ids are the byte a framed
-// message's header carries; each format's header under format/ defines what
-// its id means.
-enum class wire_format : std::uint8_t {
-  native = 0,   // format/native.hpp
-  portable = 1, // format/portable.hpp
-  compact = 2,  // format/compact.hpp
-};
 
 template <wire_format F>
 struct format_policy; // specialised once per format, in the format's header

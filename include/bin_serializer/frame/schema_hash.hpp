@@ -30,7 +30,7 @@
 #include "../options.hpp"
 #include "../core/classify.hpp"
 #include "../core/shape.hpp"
-#include "schema_tokens.hpp"
+#include "../core/schema_tokens.hpp"
 
 namespace bin_serializer {
 

@@ -16,7 +16,7 @@
 
 #include "codec_support.hpp"
 #include "span.hpp"
-#include "../frame/schema_tokens.hpp"
+#include "../core/schema_tokens.hpp"
 
 namespace bin_serializer {
 

@@ -14,7 +14,7 @@
 
 #include "../core/field.hpp"
 #include "../core/size.hpp"
-#include "../frame/schema_tokens.hpp"
+#include "../core/schema_tokens.hpp"
 
 namespace bin_serializer {
 

@@ -10,7 +10,7 @@
 #include <deque>
 
 #include "codec_support.hpp"
-#include "../frame/schema_tokens.hpp"
+#include "../core/schema_tokens.hpp"
 
 namespace bin_serializer {
 

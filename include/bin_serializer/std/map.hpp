@@ -18,7 +18,7 @@
 #include <utility>
 
 #include "codec_support.hpp"
-#include "../frame/schema_tokens.hpp"
+#include "../core/schema_tokens.hpp"
 
 namespace bin_serializer {
 

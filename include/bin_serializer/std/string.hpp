@@ -14,13 +14,13 @@
 #include <type_traits>
 
 #include "../config.hpp"
-#include "../cursor/copy.hpp"
+#include "../format/copy.hpp"
 #include "../format/endian.hpp"
 #include "../cursor/reader.hpp"
 #include "../cursor/writer.hpp"
 #include "../options.hpp"
 #include "../core/classify.hpp"
-#include "../frame/schema_tokens.hpp"
+#include "../core/schema_tokens.hpp"
 
 namespace bin_serializer {
 

@@ -21,7 +21,7 @@
 
 #include "../format/endian.hpp"
 #include "codec_support.hpp"
-#include "../frame/schema_tokens.hpp"
+#include "../core/schema_tokens.hpp"
 
 namespace bin_serializer {
 

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "codec_support.hpp"
-#include "../frame/schema_tokens.hpp"
+#include "../core/schema_tokens.hpp"
 
 namespace bin_serializer {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "codec_support.hpp"
-#include "../frame/schema_tokens.hpp"
+#include "../core/schema_tokens.hpp"
 
 namespace bin_serializer {
 

@@ -1,6 +1,7 @@
 // Direct access to a contiguous reader's bytes, for whoever decodes in place
 // (the std families, a format's variable-length leaves): what every reader
-// offers, or proves, beyond the codec interface of reader.hpp.
+// offers, or proves, beyond the codec interface of cursor/reader.hpp. It is in
+// format/ because a format's leaves use it, and format/ comes before cursor/.
 #pragma once
 
 #include <cstddef>
