@@ -73,6 +73,8 @@ class BinSerializerConan(ConanFile):
         # The package's own CMake config files are the interface.
         self.cpp_info.set_property("cmake_find_mode", "none")
         self.cpp_info.builddirs.append(os.path.join("lib", "cmake", "bin_serializer"))
-        # For other generators (PkgConfigDeps, ...).
+        # For other generators (PkgConfigDeps, ...). The second include
+        # directory holds the include paths of release 0.1 (CMakeLists.txt).
         self.cpp_info.libs = ["bin_serializer"]
+        self.cpp_info.includedirs = ["include", os.path.join("include", "bin_serializer_compat")]
         self.cpp_info.set_property("pkg_config_name", "bin_serializer")

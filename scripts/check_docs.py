@@ -22,7 +22,9 @@ Rules (each problem is printed as file:line: [rule] what):
 
   header        a path bin_serializer/....hpp (in <...>, backticks or prose),
                 or a backticked `dir/name.hpp` whose dir is a folder of
-                include/bin_serializer/, must exist under include/.
+                include/bin_serializer/, must exist under include/ (or be a
+                0.1 path under include/compat/, which an #include line must
+                not use: it names the real header instead).
   option        `.name =` inside options{...} (also `options x{...}`,
                 `options x = {...}`), a `{.name = ...}` value in a preset
                 table, options::name and Opts.name / opts.name must name a
@@ -175,6 +177,12 @@ def parse_cmake_options(root: Path) -> set[str]:
         names.update(re.findall(r"#\s*if(?:n?def)?\s+(BIN_SERIALIZER_\w+)", text))
         names.update(re.findall(r"defined\s*\(?\s*(BIN_SERIALIZER_\w+)", text))
     return names
+
+
+def compat_target(path):
+    """The real header a 0.1 forwarder (include/compat/bin_serializer/) names."""
+    m = re.search(r"Moved to (<[^>]+>)", path.read_text(encoding="utf-8"))
+    return m.group(1) if m else "the real path"
 
 
 @dataclass
@@ -345,8 +353,14 @@ class Checker:
         inc = self.f.root / "include"
         for m in re.finditer(r"(?<![\w/.-])((?:include/)?bin_serializer/[\w/.-]*?\.hpp)\b", line):
             rel = m.group(1).removeprefix("include/")
-            if not (inc / rel).is_file():
+            if (inc / rel).is_file():
+                continue
+            if not (inc / "compat" / rel).is_file():
                 self.report(path, idx, "header", f"{m.group(1)} does not exist under include/")
+            elif re.search(r"#\s*include\s*[<\"]$", line[:m.start()]):
+                self.report(path, idx, "header",
+                            f"{m.group(1)} is a 0.1 path (include/compat/): include "
+                            f"{compat_target(inc / 'compat' / rel)}")
         for m in re.finditer(r"`([\w]+)/([\w/.-]+\.hpp)`", line):
             if m.group(1) in self.f.include_dirs:
                 rel = f"bin_serializer/{m.group(1)}/{m.group(2)}"

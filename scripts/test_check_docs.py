@@ -42,7 +42,9 @@ FILES = {
         template <class T>
         inline constexpr options some_options_v = compact;
     """,
-    "include/bin_serializer/span_buffer.hpp": "#include \"buffer/span_buffer.hpp\"\n",
+    "include/compat/bin_serializer/span_buffer.hpp":
+        "// Moved to <bin_serializer/buffer/span_buffer.hpp>; this path keeps working.\n"
+        "#include <bin_serializer/buffer/span_buffer.hpp>\n",
     "include/bin_serializer/buffer/span_buffer.hpp": "#pragma once\n#ifdef BIN_SERIALIZER_DEBUG\n#endif\n",
     "CMakeLists.txt": """
         option(BIN_SERIALIZER_BUILD_TESTS "tests" ON)
@@ -60,7 +62,7 @@ FILES = {
 GOOD = """
     # Good
 
-    `#include <bin_serializer/span_buffer.hpp>`, <bin_serializer/buffer/span_buffer.hpp>,
+    The 0.1 path `<bin_serializer/span_buffer.hpp>`, `#include <bin_serializer/buffer/span_buffer.hpp>`,
     `buffer/span_buffer.hpp`, `tests/whatever.hpp` (not under include/).
 
     ```cpp
@@ -112,6 +114,9 @@ GOOD = """
 BAD = {
     "header": ("See <bin_serializer/no_such.hpp>.", "[header] bin_serializer/no_such.hpp does not exist"),
     "header-dir": ("See `buffer/nope.hpp`.", "[header] buffer/nope.hpp does not exist"),
+    "header-compat": ("```cpp\n#include <bin_serializer/span_buffer.hpp>\n```",
+                      "[header] bin_serializer/span_buffer.hpp is a 0.1 path (include/compat/): "
+                      "include <bin_serializer/buffer/span_buffer.hpp>"),
     "option-brace": ("```cpp\nconstexpr auto o = bin_serializer::options{.max_dept = 4};\n```",
                      "[option] the initialiser .max_dept = names options member 'max_dept'"),
     "option-scope": ("Set `options::max_strings`.", "options member 'max_strings'"),

@@ -1,9 +1,10 @@
-// The include paths of release 0.1: include/bin_serializer/<name>.hpp files
-// that only forward to the header's current place (buffer/, core/, frame/,
-// io/, reflect/, view/). Users of 0.1 include them, so they must keep
-// compiling; everything else in the repository (tests, examples, docs, bench,
-// fuzz) includes the real paths. This is the one test that includes every
-// forwarder: EveryForwarderIsIncludedHere fails when a new one is not listed.
+// The include paths of release 0.1: include/compat/bin_serializer/<name>.hpp
+// files (a second include directory of the target) that only forward to the
+// header's current place (buffer/, core/, frame/, io/, reflect/, view/). Users
+// of 0.1 include them, so they must keep compiling; everything else in the
+// repository (tests, examples, docs, bench, fuzz, workloads) includes the real
+// paths. This is the one test that includes every forwarder:
+// EveryForwarderIsIncludedHere fails when a new one is not listed.
 // grpc.hpp needs gRPC++: it is included when this file is also compiled into
 // test_grpc (tests/transports/CMakeLists.txt defines BIN_SERIALIZER_COMPAT_GRPC).
 #include <bin_serializer/array_view.hpp>
@@ -97,11 +98,12 @@ TEST(CompatHeaders, ForwardersDeclareTheirNames) {
   ASSERT_TRUE(bs::serialize(lease, Point{9, 10}));
 }
 
-// Every forwarder under include/bin_serializer/ (a header that starts with
-// "// Moved to") is included by this file.
+// Every forwarder under include/compat/bin_serializer/ (a header that starts
+// with "// Moved to") is included by this file.
 TEST(CompatHeaders, EveryForwarderIsIncludedHere) {
   const std::filesystem::path include_dir =
-      std::filesystem::path(BIN_SERIALIZER_SPEC_DIR).parent_path() / "include" / "bin_serializer";
+      std::filesystem::path(BIN_SERIALIZER_SPEC_DIR).parent_path() / "include" / "compat" /
+      "bin_serializer";
   std::ifstream self_file(__FILE__);
   ASSERT_TRUE(self_file) << __FILE__;
   std::stringstream self;

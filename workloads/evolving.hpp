@@ -1,10 +1,10 @@
-// Three published versions of one evolvable struct (bin_serializer/evolution.hpp),
+// Three published versions of one evolvable struct (bin_serializer/reflect/evolution.hpp),
 // shared by the evolution fuzz target, the golden vectors and the benchmarks.
 // ProfileV2 has exactly workloads::Person's fields, so it measures what the
 // evolvable prefix costs against the plain struct.
 #pragma once
 
-#include <bin_serializer/evolution.hpp>
+#include <bin_serializer/reflect/evolution.hpp>
 
 #include <cstdint>
 #include <string>

@@ -19,8 +19,8 @@
 #include <string_view>
 #include <vector>
 
-#include <bin_serializer/array_view.hpp>
-#include <bin_serializer/sequence_view.hpp>
+#include <bin_serializer/view/array_view.hpp>
+#include <bin_serializer/view/sequence_view.hpp>
 
 #include "car.hpp"
 #include "monster.hpp"

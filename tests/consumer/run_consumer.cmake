@@ -51,6 +51,7 @@ if(MODE STREQUAL "install")
   foreach(_pattern IN ITEMS
       "include/bin_serializer/bin_serializer.hpp"
       "include/bin_serializer/version.hpp"
+      "include/bin_serializer_compat/bin_serializer/buffer.hpp"
       "lib*/cmake/bin_serializer/bin_serializerConfig.cmake"
       "lib*/cmake/bin_serializer/bin_serializerConfigVersion.cmake"
       "lib*/cmake/bin_serializer/bin_serializerTargets.cmake"

@@ -3,6 +3,9 @@
 // fetchcontent consumer projects.
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/version.hpp>
+// An include path of release 0.1 (include/compat/, a second include directory
+// of the target, of the installed package and of the .pc file) still works.
+#include <bin_serializer/buffer.hpp>
 
 #include <cstdio>
 

@@ -1,3 +1,0 @@
-// Moved to <bin_serializer/buffer/pool.hpp>; this path keeps working.
-#pragma once
-#include "buffer/pool.hpp"

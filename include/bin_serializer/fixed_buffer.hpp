@@ -1,3 +1,0 @@
-// Moved to <bin_serializer/buffer/fixed_buffer.hpp>; this path keeps working.
-#pragma once
-#include "buffer/fixed_buffer.hpp"

@@ -1,3 +1,0 @@
-// Moved to <bin_serializer/frame/message.hpp>; this path keeps working.
-#pragma once
-#include "frame/message.hpp"

@@ -1,3 +1,0 @@
-// Moved to <bin_serializer/core/classify.hpp>; this path keeps working.
-#pragma once
-#include "core/classify.hpp"

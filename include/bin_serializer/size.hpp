@@ -1,3 +1,0 @@
-// Moved to <bin_serializer/core/size.hpp>; this path keeps working.
-#pragma once
-#include "core/size.hpp"
