@@ -144,7 +144,7 @@ BIN_SERIALIZER_INLINE bool read_fields_from(R& r, Tuple& fields) {
 }
 
 // A struct's fields in order, runs of fixed-size fields checked once.
-// Layout: as for write_fields (write_runs.hpp).
+// Layout: as for write_fields (write_fields.hpp).
 template <class Layout, class R, class... Fs>
 BIN_SERIALIZER_INLINE bool read_fields(R& r, Fs&... fields) {
   if constexpr (run_capable<R> && sizeof...(Fs) >= 2) {

@@ -1,5 +1,5 @@
 // Which struct fields can be encoded or decoded as one run of fixed-size
-// bytes (see field_runs.hpp for decoding, write_runs.hpp for encoding): the
+// bytes (see read_fields.hpp for decoding, write_fields.hpp for encoding): the
 // members whose encoded size is known exactly from the type, and how many of
 // a struct's leading fields form a run.
 #pragma once

@@ -1,7 +1,7 @@
 // Encoding a struct's consecutive fixed-size fields as one run: the output
 // makes room for the whole run once and the fields are written through a
 // local cursor whose capacity checks fold away (the writer's counterpart of
-// field_runs.hpp; which fields qualify is run_layout.hpp's).
+// read_fields.hpp; which fields qualify is run_layout.hpp's).
 //
 // Only for outputs with direct access (contiguous_writer::claim); a stream
 // writer hands every field to write() as before. The bytes are exactly those

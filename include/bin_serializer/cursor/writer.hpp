@@ -84,7 +84,7 @@ public:
   }
 
   // The next n bytes to fill in place (a run of fixed-size fields, see
-  // write_runs.hpp), or nullptr if the buffer cannot make room.
+  // core/write_fields.hpp), or nullptr if the buffer cannot make room.
   BIN_SERIALIZER_INLINE std::byte* claim(std::size_t n) noexcept {
     if (!reserve(n)) [[unlikely]]
       return nullptr;

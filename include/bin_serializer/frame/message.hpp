@@ -8,7 +8,7 @@
 //     in.last_error();   // errc::schema_mismatch if the writer's Person differs,
 //                        // errc::end_of_stream if the input ended cleanly before it
 //
-// The header (docs/wire-format.md section 10, little-endian in both formats):
+// The header (docs/wire-format.md section 10, little-endian in every format):
 //   u32 magic "BSMF" | u8 spec_version | u8 format | u16 flags |
 //   u64 schema_hash (schema_hash_v<T, Opts>) | u64 payload_length
 //   [ u32 type_id | u32 0 ]   only when flags bit 1 is set (message_id_v<T> != 0)

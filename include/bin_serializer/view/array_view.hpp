@@ -1,7 +1,7 @@
 // array_view<T>: a read-only, non-owning view of T elements stored in some
 // other memory, typically the input bytes a message was decoded from.
 //
-// Wire: [uint64 count][count elements], the bytes of std::vector<T>. Decoding
+// Wire: [count][count elements], the bytes of std::vector<T>. Decoding
 // from a contiguous source (Buffer, FixedBuffer, BufferView) points the view
 // into the input: no allocation, no copy. The elements may sit at any address
 // (the wire has no alignment), so the view never hands out a T& or T*: each

@@ -10,7 +10,7 @@
 //   };
 //   for (const FuelFigureView& f : car.fuel_figures) use(f.usage_description);
 //
-// Wire: [uint64 count][count elements], the bytes of std::vector<T>.
+// Wire: [count][count elements], the bytes of std::vector<T>.
 //
 // Why it exists: decoding into std::vector<FuelFigureView> allocates the
 // vector the first time. A sequence_view allocates never: decoding checks
