@@ -177,7 +177,7 @@ TEST(StdSpan, AsAFieldOfASourceStruct) {
 // A struct whose fields are all trivially copyable is itself trivially
 // copyable, but a member with a codec of its own (here a span, which must not
 // go out as a pointer and a length) keeps the struct off the memcpy path
-// (serializable.hpp, holds_layout_codec): the bytes of the owning struct.
+// (core/classify.hpp: a codec with a layout of its own): the bytes of the owning struct.
 TEST(StdSpan, TriviallyCopyableStructWithSpanField) {
   static_assert(std::is_trivially_copyable_v<SpanOnlyView>);
   const std::vector<std::uint16_t> data{10, 20, 30};

@@ -23,8 +23,8 @@
 #include <vector>
 
 // Named (not anonymous) namespace on purpose. The core runs its aggregate
-// probe on structs even when they have reflect() (detail::portable_bulk,
-// detail::holds_layout_codec), and clang rejects that probe for an aggregate
+// probe on structs even when they have reflect() (the walk of
+// core/classify.hpp), and clang rejects that probe for an aggregate
 // with internal linkage holding a std::optional<internal type>: the probe's
 // undefined conversion operator gets odr-used through optional's constexpr
 // converting constructor. Reported to the core; external linkage avoids it.

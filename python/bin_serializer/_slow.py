@@ -349,7 +349,7 @@ def _is_block(node: Node, native) -> bool:
     of numbers, bools, enums, non-empty arrays and structs of them (not a
     std::bitset, optional, variant or tuple, whose codecs have layouts of
     their own); portable and compact: those, when their object bytes are
-    their encoding (packed_object_bytes): no varint and no padding anywhere
+    their encoding (the packed fact of core/classify.hpp): no varint and no padding anywhere
     (a struct's field sizes add up to its sizeof)."""
     key = (native, "block")
     hit = node._layout.get(key)

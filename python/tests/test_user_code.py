@@ -306,7 +306,7 @@ def test_truncation_in_a_compact_float_array_reports_its_start():
 
 # Gap 6: C++ reads a value of category bulk (core/classify.hpp) as one block:
 # a trivially copyable struct in native, a padding-free struct of fixed-width
-# numbers in portable/compact (packed_object_bytes). Input ending inside it is
+# numbers in portable/compact (the packed fact of core/classify.hpp). Input ending inside it is
 # reported at its first byte. The expected offsets below are what the C++
 # library reports (deserialize from a BufferView of each prefix, g++ -std=c++23).
 

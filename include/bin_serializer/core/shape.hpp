@@ -49,6 +49,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <array>
 #include <memory>
 #include <new>
 #include <type_traits>
@@ -265,6 +266,11 @@ struct shape_of {
 //                                       container holds its arguments' values)
 //   template <class H> static void schema(H&);  fingerprint (frame/schema_tokens.hpp)
 template <class T>
+inline constexpr bool is_std_array_v = false;
+template <class T, std::size_t N>
+inline constexpr bool is_std_array_v<std::array<T, N>> = true;
+
+template <class T>
 concept leaf_codec = requires { requires codec<T>::leaf; };
 
 template <options Opts, class T>
@@ -394,8 +400,8 @@ struct shape_of<Opts, T, category::bulk> {
   static consteval std::size_t varying_leaves() { return 0; }
   static consteval bool presizable() { return !outline_element<T>; }
   // Unless it holds bools or ranged enums to check (core/validate.hpp).
-  static consteval bool object_bytes() { return !validates() && !contains_refused<T>(); }
-  static consteval bool writes_object_bytes() { return !contains_refused<T>(); }
+  static consteval bool object_bytes() { return !validates() && !holds_pointer<Opts, T>; }
+  static consteval bool writes_object_bytes() { return !holds_pointer<Opts, T>; }
   // Copied into the value: a view cannot be bulk (its codec has a layout).
   template <std::size_t Depth>
   static consteval bool borrows() {
@@ -441,12 +447,12 @@ struct shape_of<Opts, T, category::bulk> {
 
   template <class W>
   BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
-    if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
+    if constexpr (holds_pointer<Opts, T>) (void)sizeof(raw_pointer_is_not_serializable<T>);
     return w.write_bytes(std::addressof(value), sizeof(T));
   }
   template <class R>
   BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
-    if constexpr (contains_refused<T>()) (void)sizeof(raw_pointer_is_not_serializable<T>);
+    if constexpr (holds_pointer<Opts, T>) (void)sizeof(raw_pointer_is_not_serializable<T>);
     // A const (or reference) member deletes assignment; copying bytes over it
     // would modify a const object.
     using element = std::remove_all_extents_t<T>;
@@ -563,7 +569,7 @@ struct shape_of<Opts, T, category::array> {
   // Scalars the format encodes (compact's varints) go through the format's
   // group hooks, as std::array's do (format/format.hpp, put_scalars); a
   // scalar with a value check (a ranged enum) is read one by one.
-  static constexpr bool scalar_elements = category_of<Opts, E>() == category::scalar;
+  static constexpr bool scalar_elements = format_scalar<Opts, E>;
 
   template <class W>
   BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {

@@ -63,6 +63,16 @@ struct codec<std::array<T, N>> {
   template <options Opts>
   static constexpr bool object_bytes = detail::std_codec::array_is_object_bytes<Opts, T, N>();
 
+  // Inside a struct copied as one block, the array is copied with it when its
+  // elements would be (core/classify.hpp): in the host's layout whatever
+  // their checks (the block's checks are the array's, below); elsewhere when
+  // its memory is its elements' encodings back to back.
+  template <options Opts>
+  static constexpr bool in_block =
+      detail::format_of<Opts>::host_layout
+          ? detail::copies_in_block<Opts, T>()
+          : N != 0 && sizeof(array_type) == N * sizeof(T) && detail::copies_in_block<Opts, T>();
+
   template <options Opts>
     requires(N == 0 || BoundedSize<T, Opts>)
   static constexpr std::size_t max_size = detail::std_codec::array_max_size<Opts, T, N>();
@@ -96,7 +106,7 @@ struct codec<std::array<T, N>> {
     requires(N != 0 && !object_bytes<W::opts>)
   BIN_SERIALIZER_INLINE static bool write(W& w, const array_type& a) {
     detail::std_codec::refuse_pointers<W::opts, T>();
-    if constexpr (detail::category_of<W::opts, T>() == detail::category::scalar)
+    if constexpr (detail::format_scalar<W::opts, T>)
       return detail::put_scalars<detail::format_of<W::opts>, T, N>(w, a.data());
     return detail::std_codec::write_each(w, a);
   }
@@ -122,8 +132,7 @@ struct codec<std::array<T, N>> {
     requires(N != 0 && !object_bytes<R::opts>)
   BIN_SERIALIZER_INLINE static bool read(R& r, array_type& a) {
     detail::std_codec::refuse_pointers<R::opts, T>();
-    if constexpr (detail::category_of<R::opts, T>() == detail::category::scalar &&
-                  !detail::shape<R::opts, T>::validates())
+    if constexpr (detail::format_scalar<R::opts, T> && !detail::shape<R::opts, T>::validates())
       return detail::get_scalars<detail::format_of<R::opts>, T, N>(r, a.data());
     for (auto& element : a)
       if (!::bin_serializer::deserialize_field(r, element)) return false;

@@ -102,9 +102,8 @@ consteval bool is_object_bytes() {
 template <options Opts, class T>
 constexpr void refuse_pointers() {
   using U = std::remove_cv_t<T>;
-  if constexpr (category_of<Opts, U>() == category::bulk) {
-    if constexpr (contains_refused<U>()) (void)sizeof(raw_pointer_is_not_serializable<U>);
-  }
+  if constexpr (bulk_copyable<Opts, U> && holds_pointer<Opts, U>)
+    (void)sizeof(raw_pointer_is_not_serializable<U>);
 }
 
 template <class T>
@@ -277,8 +276,7 @@ BIN_SERIALIZER_INLINE bool read_elements(R& r, std::size_t count, F&& f) {
 template <class In, class T>
 BIN_SERIALIZER_INLINE bool read_element(In& in, T& element) {
   if constexpr (requires { In::in_run; } && !short_form<In>() &&
-                bounded_element_max<In::opts, T>() != 0 &&
-                category_of<In::opts, T>() != category::scalar &&
+                bounded_element_max<In::opts, T>() != 0 && !format_scalar<In::opts, T> &&
                 shape<In::opts, T>::varying_leaves() == 1) {
     if (try_short_form<false>(in, in.remaining(), [&](auto& s) BIN_SERIALIZER_LAMBDA_INLINE {
           return ::bin_serializer::deserialize_field(s, element);

@@ -9,7 +9,7 @@
 //
 // T must be an element whose encoding is its object bytes in the decoding
 // format (arithmetic types, enums, trivially copyable structs; in the portable
-// format only padding-free ones; see core/classify.hpp, packed_object_bytes). The one
+// format only padding-free ones; see core/classify.hpp, the packed fact). The one
 // exception: in the portable format on a big-endian host, scalar elements are
 // little-endian in the input and are byte-swapped on each access; structs are
 // refused there at compile time. Lifetime rules: docs/zero-copy.md.
