@@ -419,4 +419,3 @@ concept Serializable = detail::has_layout<Opts, std::remove_cvref_t<T>>;
 
 } // namespace bin_serializer
 
-#include "diagnostics.hpp"

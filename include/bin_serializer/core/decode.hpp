@@ -12,6 +12,7 @@
 #include "../cursor/reader.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
+#include "diagnostics.hpp"
 #include "shape.hpp"
 #include "size.hpp"
 #include "validate.hpp"

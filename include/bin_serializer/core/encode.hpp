@@ -12,6 +12,7 @@
 #include "../cursor/writer.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
+#include "diagnostics.hpp"
 #include "shape.hpp"
 #include "size.hpp"
 

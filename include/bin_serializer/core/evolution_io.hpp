@@ -17,6 +17,7 @@
 #include "../reflect/evolution.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
+#include "diagnostics.hpp"
 #include "../format/all.hpp"
 
 namespace bin_serializer::detail {

@@ -60,6 +60,7 @@
 #include "../reflect/enum_range.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
+#include "diagnostics.hpp"
 #include "evolution_io.hpp"
 #include "schema_tokens.hpp"
 #include "validate.hpp"

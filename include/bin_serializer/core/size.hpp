@@ -20,6 +20,7 @@
 #include "../error.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
+#include "diagnostics.hpp"
 #include "shape.hpp"
 
 namespace bin_serializer {

@@ -29,6 +29,7 @@
 #include "../reflect/evolution.hpp"
 #include "../options.hpp"
 #include "../core/classify.hpp"
+#include "../core/diagnostics.hpp"
 #include "../core/shape.hpp"
 #include "../core/schema_tokens.hpp"
 

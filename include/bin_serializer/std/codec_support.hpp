@@ -35,6 +35,7 @@
 #include "../error.hpp"
 #include "../options.hpp"
 #include "../core/classify.hpp"
+#include "../core/diagnostics.hpp"
 #include "../core/size.hpp"
 #include "../cursor/run_reader.hpp"
 #include "string.hpp"
