@@ -418,4 +418,3 @@ template <class T, options Opts = native>
 concept Serializable = detail::has_layout<Opts, std::remove_cvref_t<T>>;
 
 } // namespace bin_serializer
-
