@@ -7,7 +7,7 @@
 #
 # SYSTEM_INCLUDE_DIRS ('|'-separated) are passed as -isystem: the include
 # directories of a third-party library a test uses (gRPC, ZeroMQ; see
-# tests/transports/CMakeLists.txt), except those in IMPLICIT_INCLUDE_DIRS (the
+# tests/io/transports/CMakeLists.txt), except those in IMPLICIT_INCLUDE_DIRS (the
 # compiler's own, CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES: naming /usr/include
 # again would break libstdc++'s #include_next).
 #

@@ -1,5 +1,5 @@
 // The golden vectors: every case defined once, shared by the generator
-// (tools/make_vectors.cpp) and the test (tests/test_vectors.cpp).
+// (tools/make_vectors.cpp) and the test (tests/format/test_vectors.cpp).
 //
 // A case is a name and a C++ value. Its JSON schema descriptor and JSON value
 // (the contract read by python/bin_serializer/vectors.py, described in
@@ -65,7 +65,7 @@ inline constexpr bool native_vectors_apply = std::endian::native == std::endian:
 
 // ---------------------------------------------------------------------------
 // Types used only by the vectors (named namespace on purpose: see the note in
-// tests/test_std_portable.cpp about clang and aggregates with internal linkage).
+// tests/format/test_std_portable.cpp about clang and aggregates with internal linkage).
 // ---------------------------------------------------------------------------
 
 enum class Level : std::int16_t { low = -1, mid = 0, high = 300 };

@@ -1,5 +1,5 @@
 // A market-data feed over ZeroMQ PUB/SUB with framed bin_serializer messages;
-// shared by examples/transports/zmq_feed.cpp and tests/transports/test_zmq.cpp.
+// shared by examples/transports/zmq_feed.cpp and tests/io/transports/test_zmq.cpp.
 //
 // Wire: each ZeroMQ message has two frames,
 //   1. a topic ("tick", "quote", "note", "ctl"), which SUB sockets filter on;

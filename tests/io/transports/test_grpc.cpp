@@ -502,7 +502,7 @@ TEST_F(GrpcLoopback, CallbackServerReactorFormWithALargeOwnedString) {
 }
 
 // The type: a view member makes it no gRPC message type (using it as
-// one does not compile: tests/transports/compile_fail/grpc_view_member.cpp).
+// one does not compile: tests/io/transports/compile_fail/grpc_view_member.cpp).
 struct ViewReq {
   std::string_view symbol;
   std::uint32_t depth;

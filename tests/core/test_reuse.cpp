@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../workloads/workloads.hpp"
+#include "workloads/workloads.hpp"
 
 namespace bs = bin_serializer;
 

@@ -1,6 +1,6 @@
 // Helpers shared by the std type-family codec tests (tests/test_std_*.cpp).
 //
-// Self-contained on purpose (does not need tests/test_util.hpp): the hex
+// Self-contained on purpose (does not need tests/support/test_util.hpp): the hex
 // helper is called to_hex so it cannot clash with test_util.hpp's hex().
 //
 // Define BIN_SERIALIZER_STD_TEST_TRACK_ALLOCATIONS before including this in

@@ -6,7 +6,7 @@
 // paths. This is the one test that includes every forwarder:
 // EveryForwarderIsIncludedHere fails when a new one is not listed.
 // grpc.hpp needs gRPC++: it is included when this file is also compiled into
-// test_grpc (tests/transports/CMakeLists.txt defines BIN_SERIALIZER_COMPAT_GRPC).
+// test_grpc (tests/io/transports/CMakeLists.txt defines BIN_SERIALIZER_COMPAT_GRPC).
 #include <bin_serializer/array_view.hpp>
 #include <bin_serializer/buffer.hpp>
 #include <bin_serializer/buffer_concept.hpp>

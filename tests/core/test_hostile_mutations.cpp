@@ -33,7 +33,7 @@
 #include <bin_serializer/std/all.hpp>
 #include <gtest/gtest.h>
 
-#include "../workloads/workloads.hpp"
+#include "workloads/workloads.hpp"
 
 #include <algorithm>
 #include <array>
