@@ -13,6 +13,7 @@
 #include "buffer/span_buffer.hpp"
 #include "reflect/reflect.hpp"
 #include "core/classify.hpp"
+#include "core/diagnostics.hpp"
 #include "core/size.hpp"
 #include "std/string.hpp"
 #include "core/encode.hpp"
