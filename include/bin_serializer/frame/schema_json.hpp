@@ -306,9 +306,12 @@ json render(level& lv) {
     if (i < it.size() && it[i].w == item::what::node) return std::move(it[i].node);
     return json::object();
   };
-  if (it.empty()) return json::object().add("kind", string("empty"));
+  auto unknown = [](std::uint64_t token) {
+    return json::object().add("kind", string("unknown")).add("token", number(token));
+  };
+  if (it.empty()) return unknown(0); // a codec whose schema(h) said nothing
   if (it[0].w == item::what::node && it.size() == 1) return std::move(it[0].node); // a struct
-  if (it[0].w != item::what::token) return json::object().add("kind", string("unknown"));
+  if (it[0].w != item::what::token) return unknown(0);
   const tag t = it[0].t;
   const std::uint64_t p = it[0].value;
   json j = json::object();
@@ -383,8 +386,7 @@ json render(level& lv) {
   }
   case schema::t_custom:
     return j.add("kind", string("custom")).add("name", string(type_name_v<U>)).add("id", hex64(p));
-  default:
-    return j.add("kind", string("unknown")).add("token", number(static_cast<std::uint64_t>(t)));
+  default: return unknown(static_cast<std::uint64_t>(t));
   }
 }
 
