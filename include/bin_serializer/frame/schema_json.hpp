@@ -27,6 +27,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -268,6 +270,34 @@ json describe_fields(std::size_t since_from) {
   return node;
 }
 
+// Where each visible field of a trivially copyable T starts in its object
+// bytes (a struct copied as a block: native format). Run time, describing
+// only: the storage's bytes implicitly create a T (an implicit-lifetime
+// type); binding its members to references reads no value.
+template <class T>
+std::vector<std::size_t> field_offsets() {
+  alignas(T) unsigned char raw[sizeof(T)]{};
+  const T& obj = *std::launder(reinterpret_cast<const T*>(raw));
+  std::vector<std::size_t> out;
+  auto visit = [&](const auto&... f) {
+    (out.push_back(
+         static_cast<std::size_t>(reinterpret_cast<const unsigned char*>(std::addressof(f)) - raw)),
+     ...);
+    return true;
+  };
+  (void)visit_members(obj, visit);
+  return out;
+}
+
+// Each field {"name", "type"} of a list becomes {"name", "offset", "type"}.
+inline void add_offsets(json& fields, const std::vector<std::size_t>& offsets) {
+  for (std::size_t i = 0; i < fields.values.size() && i < offsets.size(); ++i) {
+    json& f = fields.values[i];
+    f.keys.insert(f.keys.begin() + 1, "offset");
+    f.values.insert(f.values.begin() + 1, number(offsets[i]));
+  }
+}
+
 inline std::string_view scalar_kind(tag t) {
   switch (t) {
   case schema::t_bool: return "bool";
@@ -375,7 +405,11 @@ json render(level& lv) {
       json s = std::move(it[1].node);
       json out = json::object();
       for (std::size_t i = 0; i < s.keys.size(); ++i) {
-        if (s.keys[i] == "fields") out.add("bulk", number(p));
+        if (s.keys[i] == "fields") {
+          out.add("bulk", number(p));
+          if constexpr (std::is_class_v<U> && has_visible_fields<U>)
+            add_offsets(s.values[i], field_offsets<U>());
+        }
         out.add(s.keys[i], std::move(s.values[i]));
       }
       return out;
