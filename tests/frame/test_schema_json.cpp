@@ -268,6 +268,15 @@ TEST(SchemaJson, OnlyTheFormatMatters) {
             (bs::schema_json<workloads::Person, bs::compact>()));
 }
 
+TEST(SchemaJson, Numbers) {
+  namespace d = bs::detail::describe;
+  EXPECT_EQ(d::number(0).text, "0");
+  EXPECT_EQ(d::number(18446744073709551615ULL).text, "18446744073709551615");
+  EXPECT_EQ(d::signed_number(-2).text, "-2");
+  EXPECT_EQ(d::signed_number(-9223372036854775807LL - 1).text, "-9223372036854775808");
+  EXPECT_EQ(d::hex64(0x4d6f6e6579000001).text, "\"0x4d6f6e6579000001\"");
+}
+
 TEST(SchemaJson, EscapesStrings) {
   EXPECT_EQ(bs::detail::describe::string("a\"b\\c\n").text, "\"a\\\"b\\\\c\\u000a\"");
 }

@@ -111,21 +111,22 @@ inline json string(std::string_view s) {
   return j;
 }
 
-inline json number(std::uint64_t v) {
-  json j;
-  if (v == 0) j.text = "0";
-  while (v != 0) {
-    j.text.insert(j.text.begin(), static_cast<char>('0' + v % 10));
+inline json number(std::uint64_t v, bool negative = false) {
+  char digits[21];
+  std::size_t at = sizeof digits;
+  do {
+    digits[--at] = static_cast<char>('0' + v % 10);
     v /= 10;
-  }
+  } while (v != 0);
+  if (negative) digits[--at] = '-';
+  json j;
+  j.text.assign(digits + at, sizeof digits - at);
   return j;
 }
 
 inline json signed_number(std::int64_t v) {
   if (v >= 0) return number(static_cast<std::uint64_t>(v));
-  json j = number(0 - static_cast<std::uint64_t>(v)); // well defined for INT64_MIN too
-  j.text.insert(j.text.begin(), '-');
-  return j;
+  return number(0 - static_cast<std::uint64_t>(v), true); // well defined for INT64_MIN too
 }
 
 inline json hex64(std::uint64_t v) {
