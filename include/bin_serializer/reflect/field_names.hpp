@@ -183,10 +183,16 @@ consteval const auto& declared_names() {
 template <class T, std::size_t... I>
 consteval auto names_of(std::index_sequence<I...>) {
   if constexpr (declares_names_trait<T> || declares_names_member<T>) {
-    static_assert(std::size(declared_names<T>()) == sizeof...(I),
+    constexpr std::size_t declared = std::size(declared_names<T>());
+    static_assert(declared == sizeof...(I),
                   "bin_serializer: the declared field names (bin_serializer_field_names or "
                   "field_names<T>::value) must give one name per field, in wire order");
-    return std::array<std::string_view, sizeof...(I)>{std::string_view{declared_names<T>()[I]}...};
+    if constexpr (declared == sizeof...(I))
+      return std::array<std::string_view, sizeof...(I)>{
+          std::string_view{declared_names<T>()[I]}...};
+    else
+      return std::array<std::string_view, sizeof...(I)>{positional_name<I>()...}; // one error
+
   } else if constexpr (!Reflectable<T> && bindable_aggregate<T>) {
     return std::array<std::string_view, sizeof...(I)>{aggregate_member_name<T, I>()...};
   } else {
