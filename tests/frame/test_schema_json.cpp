@@ -222,6 +222,19 @@ TEST(SchemaJson, GoldenProfileV3) { check_all_formats<workloads::ProfileV3>("pro
 TEST(SchemaJson, GoldenEverything) { check_all_formats<Everything>("everything"); }
 TEST(SchemaJson, GoldenOrder) { check_all_formats<Order>("order"); }
 
+TEST(SchemaJson, EvolvableVersionFingerprints) {
+  const std::string text = bs::schema_json<workloads::ProfileV3, bs::portable>();
+  const std::string expected =
+      "\"version_fingerprints\": [\"" +
+      hex(bs::detail::schema_hash_upto<workloads::ProfileV3, bs::portable, 1>) + "\", \"" +
+      hex(bs::detail::schema_hash_upto<workloads::ProfileV3, bs::portable, 2>) + "\", \"" +
+      hex(bs::detail::schema_hash_upto<workloads::ProfileV3, bs::portable, 3>) + "\"]";
+  EXPECT_NE(text.find(expected), std::string::npos) << text;
+  static_assert(bs::detail::schema_hash_upto<workloads::ProfileV3, bs::portable, 1> ==
+                bs::schema_hash_v<workloads::ProfileV3, bs::portable>);
+  EXPECT_EQ(bs::schema_json<workloads::Person>().find("version_fingerprints"), std::string::npos);
+}
+
 // ---- names ----------------------------------------------------------------------
 
 TEST(SchemaJson, AggregateNamesAreFound) {

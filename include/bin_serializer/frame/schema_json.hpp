@@ -449,6 +449,15 @@ std::string document() {
   doc.add("bin_serializer_schema", number(schema_description_version));
   doc.add("format", string(format_of<Opts>::name));
   doc.add("fingerprint", hex64(schema_hash_v<T, Opts>));
+  if constexpr (evolvable_type<T>) {
+    // An evolvable T: the fingerprint counting the fields of each published
+    // version (the first is "fingerprint"), for tools that track versions.
+    json list = json::array();
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      (list.push(hex64(detail::schema_hash_upto<T, Opts, K + 1>)), ...);
+    }(std::make_index_sequence<evolution_counts<T>.size()>{});
+    doc.add("version_fingerprints", std::move(list));
+  }
   doc.add("message_id", number(message_id_v<T>));
   doc.add("type", describe_type<Opts, T, type_list<>>());
   std::string out;
