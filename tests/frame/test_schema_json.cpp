@@ -30,6 +30,12 @@
 
 namespace bs = bin_serializer;
 
+// The goldens, found from the repository's spec/ directory (every unit test
+// gets BIN_SERIALIZER_SPEC_DIR), so this test needs no CMake of its own.
+#ifndef BIN_SERIALIZER_SCHEMA_GOLDEN_DIR
+#define BIN_SERIALIZER_SCHEMA_GOLDEN_DIR BIN_SERIALIZER_SPEC_DIR "/../tests/frame/golden"
+#endif
+
 namespace schema_json_test {
 
 enum class Level : std::int8_t { low = -2, mid = 0, high = 3 };
