@@ -12,6 +12,7 @@ BIN_SERIALIZER_DEB_PACKAGES=(
   g++-s390x-linux-gnu qemu-user # the s390x preset: cross compiler, qemu-s390x
   clang-format-19               # the format stage (scripts/check_format.sh)
   pkgconf                       # consumer.pkgconfig test (installed .pc file)
+  python3-jsonschema            # check_schema_descriptions (spec/schema-description.schema.json)
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler # gRPC example + test (gcc preset)
   libzmq3-dev cppzmq-dev        # ZeroMQ example + test (gcc preset)
 )
