@@ -25,8 +25,7 @@ struct format_policy<test_id> : detail::fixed_width_leaves<std::endian::big> {
 };
 
 template <>
-inline constexpr bool registered_format<test_id> =
-    detail::checked_policy<format_policy<test_id>>();
+inline constexpr bool registered_format<test_id> = detail::checked_policy<format_policy<test_id>>();
 
 } // namespace bin_serializer
 
