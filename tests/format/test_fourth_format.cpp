@@ -1,9 +1,9 @@
 // The test-only fourth format (tests/format/big_endian_format.hpp: big-endian,
 // fixed width) against the library's three, in one typed suite: every format
 // round-trips the seed workloads (Person, Car, Monster, Tick) and every std
-// family through a contiguous buffer and a stream, with serialized_size equal
-// to the bytes written; refuses every truncation cleanly; refuses huge counts
-// before allocating. Then the fourth format's own golden bytes (in hex), its
+// family, and evolvable structs across versions, through a contiguous buffer
+// and a stream, with serialized_size equal to the bytes written; refuses
+// every truncation cleanly; refuses huge counts before allocating. Then the fourth format's own golden bytes (in hex), its
 // characters and packed bits, its shape (same sizes as portable), and framed
 // messages naming it.
 //
@@ -18,6 +18,7 @@
 
 #include <bin_serializer/std/all.hpp>
 
+#include "workloads/evolving.hpp"
 #include "workloads/workloads.hpp"
 
 #include <array>
@@ -187,6 +188,27 @@ TYPED_TEST(AllFormats, SeedWorkloads) {
   round_trip<O>(workloads::make_monsters(3));
   round_trip<O>(workloads::make_tick(5));
   round_trip<O>(Node{1, {{2, {}}, {3, {{4, {}}}}}});
+}
+
+TYPED_TEST(AllFormats, EvolvableStructs) {
+  constexpr bs::options O = TypeParam::opts;
+  round_trip<O>(workloads::make_profile_v1());
+  round_trip<O>(workloads::make_profile_v3());
+  // An older reader skips the fields it does not know; a newer one keeps
+  // the defaults of fields the message does not have.
+  const bytes v3 = encode<O>(workloads::make_profile_v3());
+  workloads::ProfileV2 older;
+  bs::BufferView view3(v3);
+  ASSERT_TRUE(bs::deserialize<O>(view3, older));
+  EXPECT_EQ(older.email, "b@x.org");
+  EXPECT_EQ(older.scores, std::vector<float>{1.0f});
+  const bytes v1 = encode<O>(workloads::make_profile_v1());
+  workloads::ProfileV3 newer;
+  bs::BufferView view1(v1);
+  ASSERT_TRUE(bs::deserialize<O>(view1, newer));
+  EXPECT_EQ(newer.name, "Ann");
+  EXPECT_EQ(newer.id, 1);
+  EXPECT_EQ(newer.limits, workloads::Limits{});
 }
 
 TYPED_TEST(AllFormats, Scalars) {
