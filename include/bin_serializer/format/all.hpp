@@ -1,34 +1,29 @@
 // Every wire format the library knows. The core includes this one header; a
-// format is added by writing format/<name>.hpp and listing it here.
+// format is added by writing format/<name>.hpp and registering it here, one
+// line each (format/registry.hpp checks the policy at that line).
 #pragma once
 
-#include <cstdint>
-
+#include "compact.hpp"
 #include "format.hpp"
 #include "native.hpp"
 #include "portable.hpp"
-#include "compact.hpp"
+#include "registry.hpp"
 
-namespace bin_serializer::detail {
+namespace bin_serializer {
 
-template <class F, class... Fs>
-struct format_list {
-  // Calls f(policy{}) for the format whose id is `id`; false if none is.
-  template <class Fn>
-  static constexpr bool with(std::uint8_t id, Fn&& fn) {
-    if (static_cast<std::uint8_t>(F::id) == id) {
-      fn(F{});
-      return true;
-    }
-    if constexpr (sizeof...(Fs) != 0)
-      return format_list<Fs...>::with(id, fn);
-    else
-      return false;
-  }
-};
+template <>
+inline constexpr bool registered_format<wire_format::native> =
+    detail::checked_policy<format_policy<wire_format::native>>();
+template <>
+inline constexpr bool registered_format<wire_format::portable> =
+    detail::checked_policy<format_policy<wire_format::portable>>();
+template <>
+inline constexpr bool registered_format<wire_format::compact> =
+    detail::checked_policy<format_policy<wire_format::compact>>();
 
-using all_formats =
-    format_list<format_policy<wire_format::native>, format_policy<wire_format::portable>,
-                format_policy<wire_format::compact>>;
+namespace detail {
+// Dispatch of a framed message's format byte (frame/message.hpp).
+using all_formats = format_registry;
+} // namespace detail
 
-} // namespace bin_serializer::detail
+} // namespace bin_serializer

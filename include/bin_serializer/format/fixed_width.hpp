@@ -1,12 +1,19 @@
 // Leaves of a fixed width in a given byte order: what the native format (host
-// order) and the portable format (little-endian) share. A format's header
-// derives its policy from fixed_width_leaves<...> and adds its own decisions.
+// order), the portable format (little-endian) and any fixed-width format in
+// another byte order share. A format's header derives its policy from
+// fixed_width_leaves<Order> and adds its own decisions (id, name, host_layout,
+// refuses).
 //
-//   scalars  sizeof(T) bytes, in the byte order
-//   lengths  a uint64, in the byte order
-//   prefixes a uint32, in the byte order
+//   scalars     sizeof(T) bytes, in the byte order (characters included)
+//   lengths     a uint64, in the byte order
+//   prefixes    a uint32, in the byte order
+//   packed bits bit i of a std::bitset<N> is bit i % 8 of one of its
+//               ceil(N / 8) bytes: byte i / 8 in little-endian order (the
+//               bytes of the integer the bits spell, lowest first), from the
+//               other end in big-endian order
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -17,15 +24,26 @@
 
 namespace bin_serializer::detail {
 
-template <bool Little>
+template <std::endian Order>
 struct fixed_width_leaves {
+  static_assert(Order == std::endian::little || Order == std::endian::big ||
+                    Order == std::endian::native,
+                "bin_serializer: a fixed-width format is little-endian, big-endian or host order");
+
   template <class U>
   BIN_SERIALIZER_INLINE static constexpr U order(U v) noexcept {
-    if constexpr (Little && !little_endian_host)
+    if constexpr (Order != std::endian::native)
       return byteswap_uint(v);
     else
       return v;
   }
+
+  // A scalar in this host's byte order (or of one byte) is its object bytes:
+  // strings of them are copied as blocks (format/format.hpp).
+  template <class T>
+  static constexpr bool object_bytes_scalar = sizeof(T) == 1 || Order == std::endian::native;
+  template <class T>
+  static constexpr bool little_endian_scalar = Order == std::endian::little;
 
   // Every leaf's size follows from its type: serialize() measures a message
   // exactly before writing it (format/format.hpp).
@@ -77,6 +95,15 @@ struct fixed_width_leaves {
 
   static constexpr std::uint32_t prefix_u32(std::uint32_t v) noexcept { return order(v); }
   static constexpr std::uint32_t from_prefix_u32(std::uint32_t v) noexcept { return order(v); }
+
+  // Packed bits: the byte of `bytes` holding bits 8k to 8k + 7.
+  BIN_SERIALIZER_INLINE static constexpr std::size_t bit_byte(std::size_t k,
+                                                              std::size_t bytes) noexcept {
+    if constexpr (Order == std::endian::big)
+      return bytes - 1 - k;
+    else
+      return k;
+  }
 };
 
 } // namespace bin_serializer::detail

@@ -4,7 +4,11 @@
 // The traversal (core/) walks structs, arrays and containers identically in
 // every format. Whatever differs between formats is a member of that format's
 // format_policy specialisation, and nothing outside format/ asks which format
-// it is in:
+// it is in: every byte a format writes (integers, floats, characters, lengths,
+// packed bits) comes from these members. The leaves a policy is composed
+// from: fixed_width.hpp (any byte order), varint.hpp (LEB128 with a choice of
+// integer coding, leb128.hpp). registry.hpp checks a policy for the required
+// members (wire_format_policy) where it is registered.
 //
 //   id, name               the header byte of framed messages and the schema
 //                          token (docs/wire-format.md sections 1, 9, 10)
@@ -15,7 +19,8 @@
 //   object_bytes_scalar<T> a scalar (integer, float, enum, bool, character)
 //                          whose encoding is its object bytes: it and
 //                          padding-free structs of such scalars are copied
-//                          as blocks
+//                          as blocks, strings of such characters too (and a
+//                          string_view of them can point into the input)
 //   little_endian_scalar<T> the scalar's encoding is its little-endian bytes
 //                          (views swap them on a big-endian host)
 //   sizes_vary             a leaf's size depends on its value: serialize()
@@ -51,6 +56,13 @@
 //   prefix_u32(v), from_prefix_u32(v)
 //                          the fixed 4-byte fields of an evolvable struct's
 //                          prefix (back-patched, so never variable-length)
+//   bit_byte(k, bytes)     packed bits (std::bitset<N> outside host_layout,
+//                          in bytes = ceil(N / 8) bytes): the index of the
+//                          byte whose bit j is bit 8k + j
+//
+// Characters are scalars like any other: store_scalar / load_scalar, and a
+// format encodes each character type in a fixed width (scalar_min ==
+// scalar_max).
 #pragma once
 
 #include <cstddef>

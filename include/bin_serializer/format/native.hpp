@@ -5,6 +5,7 @@
 // (docs/wire-format.md section 1).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string_view>
 
@@ -14,13 +15,14 @@
 namespace bin_serializer {
 
 template <>
-struct format_policy<wire_format::native> : detail::fixed_width_leaves<false> {
+struct format_policy<wire_format::native> : detail::fixed_width_leaves<std::endian::native> {
   static constexpr wire_format id = wire_format::native;
   static constexpr std::string_view name = "native";
   static constexpr bool host_layout = true;
 
   template <class T>
   static constexpr bool refuses = false;
+  // Every scalar is its object bytes, whatever its size on this host.
   template <class T>
   static constexpr bool object_bytes_scalar = true;
   template <class T>

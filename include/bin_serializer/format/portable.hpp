@@ -5,6 +5,7 @@
 // section 6).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string_view>
 
@@ -14,18 +15,15 @@
 namespace bin_serializer {
 
 template <>
-struct format_policy<wire_format::portable> : detail::fixed_width_leaves<true> {
+struct format_policy<wire_format::portable> : detail::fixed_width_leaves<std::endian::little> {
   static constexpr wire_format id = wire_format::portable;
   static constexpr std::string_view name = "portable";
   static constexpr bool host_layout = false;
 
   template <class T>
   static constexpr bool refuses = detail::platform_dependent<T>;
-  // On a little-endian host a scalar's memory already is its encoding.
-  template <class T>
-  static constexpr bool object_bytes_scalar = sizeof(T) == 1 || detail::little_endian_host;
-  template <class T>
-  static constexpr bool little_endian_scalar = true;
+  // object_bytes_scalar and little_endian_scalar from the leaves: on a
+  // little-endian host a scalar's memory already is its encoding.
 };
 
 } // namespace bin_serializer

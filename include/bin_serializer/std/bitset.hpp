@@ -3,9 +3,11 @@
 // A format with the host's layout (native): sizeof(std::bitset<N>) bytes, the
 //           object as it is (the standard library's word size, so
 //           host-specific like everything native).
-// Every other format: ceil(N / 8) bytes; bit i is bit (i % 8) of byte (i / 8).
-// Decoding rejects set bits beyond N (packed: in the last byte; host words:
-// in the storage words), which no bitset<N> has.
+// Every other format: ceil(N / 8) bytes, packed as the format says: bit i is
+// bit (i % 8) of byte F::bit_byte(i / 8, bytes) (format/format.hpp; the
+// library's formats: byte i / 8).
+// Decoding rejects set bits beyond N (packed: in the byte holding the last
+// bits; host words: in the storage words), which no bitset<N> has.
 #pragma once
 
 #include <bitset>
@@ -64,19 +66,28 @@ struct codec<std::bitset<N>> {
       return w.write_bytes(&b, sizeof b);
     }
   }
+  // The byte of the packed encoding in format Opts that holds bits 8k to 8k + 7.
+  template <options Opts>
+  BIN_SERIALIZER_INLINE static constexpr std::size_t byte_of(std::size_t k) noexcept {
+    return detail::format_of<Opts>::bit_byte(k, portable_bytes);
+  }
+
   // Packed bytes: a few shifts, always inlined into the message's encoder.
   template <class W>
     requires(!host_words<W::opts>)
   BIN_SERIALIZER_INLINE static bool write(W& w, const bits& b) {
     unsigned char out[portable_bytes == 0 ? 1 : portable_bytes] = {};
     if constexpr (N <= 64) {
-      // Up to 64 bits: the integer's little-endian bytes, no loop over bits.
+      // Up to 64 bits: the integer's bytes, no loop over bits.
       const unsigned long long v = b.to_ullong();
       for (std::size_t i = 0; i < portable_bytes; ++i)
-        out[i] = static_cast<unsigned char>(v >> (8 * i));
+        out[byte_of<W::opts>(i)] = static_cast<unsigned char>(v >> (8 * i));
     } else {
       for (std::size_t i = 0; i < N; ++i)
-        if (b[i]) out[i / 8] = static_cast<unsigned char>(out[i / 8] | (1u << (i % 8)));
+        if (b[i]) {
+          unsigned char& o = out[byte_of<W::opts>(i / 8)];
+          o = static_cast<unsigned char>(o | (1u << (i % 8)));
+        }
     }
     return w.write_bytes(out, portable_bytes);
   }
@@ -114,18 +125,19 @@ struct codec<std::bitset<N>> {
       unsigned char in[portable_bytes == 0 ? 1 : portable_bytes] = {};
       if (!r.read_bytes(in, portable_bytes)) return false;
       if constexpr (N % 8 != 0 && R::opts.validate_values) {
-        if ((static_cast<unsigned>(in[portable_bytes - 1]) >> (N % 8)) != 0) [[unlikely]]
-          return r.fail(errc::invalid_value, at + portable_bytes - 1);
+        constexpr std::size_t last = byte_of<R::opts>(portable_bytes - 1);
+        if ((static_cast<unsigned>(in[last]) >> (N % 8)) != 0) [[unlikely]]
+          return r.fail(errc::invalid_value, at + last);
       }
       if constexpr (N <= 64) {
         unsigned long long v = 0;
         for (std::size_t i = 0; i < portable_bytes; ++i)
-          v |= static_cast<unsigned long long>(in[i]) << (8 * i);
+          v |= static_cast<unsigned long long>(in[byte_of<R::opts>(i)]) << (8 * i);
         b = bits(v); // drops bits past N (a stray one was refused above if checked)
       } else {
         bits decoded;
         for (std::size_t i = 0; i < N; ++i)
-          decoded[i] = ((static_cast<unsigned>(in[i / 8]) >> (i % 8)) & 1u) != 0;
+          decoded[i] = ((static_cast<unsigned>(in[byte_of<R::opts>(i / 8)]) >> (i % 8)) & 1u) != 0;
         b = decoded;
       }
       return true;

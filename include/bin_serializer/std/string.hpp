@@ -1,4 +1,6 @@
-// std::basic_string: [uint64 length in characters][length * sizeof(CharT) bytes].
+// std::basic_string: [length in characters][each character's encoding], both
+// as the format encodes a length and a CharT (format/format.hpp); in every
+// format of the library a character takes sizeof(CharT) bytes.
 //
 // Part of the core (the design document's only non-trivial type). Decoding
 // checks the length against the remaining input before allocating, so a
@@ -15,7 +17,6 @@
 
 #include "../config.hpp"
 #include "../format/copy.hpp"
-#include "../format/endian.hpp"
 #include "../cursor/reader.hpp"
 #include "../cursor/writer.hpp"
 #include "../options.hpp"
@@ -56,28 +57,30 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   static constexpr bool leaf = true;
 
   // Characters are copied as one block when the format encodes them as their
-  // object bytes; otherwise each is its little-endian bytes (a host-independent
-  // format on a big-endian host), the only other character encoding a format
-  // may choose.
+  // object bytes; otherwise each is the format's encoding of the scalar
+  // (store_scalar / load_scalar: a host-independent format on a host of the
+  // other byte order).
   template <options Opts>
   static constexpr bool chars_as_block =
       detail::format_of<Opts>::template object_bytes_scalar<CharT>;
+  // Bytes one character takes: fixed in every format (format/format.hpp).
+  template <options Opts>
+  static constexpr std::size_t char_bytes = detail::format_of<Opts>::template scalar_max<CharT>;
 
   template <options Opts>
   static constexpr void check_portable() {
     static_assert(!detail::format_of<Opts>::template refuses<CharT>,
                   "bin_serializer: std::wstring has no portable encoding (wchar_t is 2 bytes on "
                   "Windows, 4 elsewhere). Use std::u16string or std::u32string.");
-    static_assert(chars_as_block<Opts> ||
-                      detail::format_of<Opts>::template little_endian_scalar<CharT>,
-                  "bin_serializer: a format must encode characters as object bytes or as "
-                  "fixed-width little-endian (format/format.hpp)");
+    static_assert(
+        detail::format_of<Opts>::template scalar_min<CharT> == char_bytes<Opts>,
+        "bin_serializer: a format must encode characters in a fixed width " "(format/format.hpp)");
   }
 
   template <class W>
   BIN_SERIALIZER_INLINE static bool write(W& w, const string_type& s) {
     check_portable<W::opts>();
-    const std::size_t bytes = s.size() * sizeof(CharT);
+    const std::size_t bytes = s.size() * char_bytes<W::opts>;
     using F = detail::format_of<W::opts>;
     if constexpr (chars_as_block<W::opts> && F::length_min == F::length_max &&
                   requires { w.claim(bytes); }) {
@@ -95,10 +98,8 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
       if constexpr (chars_as_block<W::opts>) {
         return w.write_bytes(s.data(), bytes);
       } else {
-        for (const CharT c : s) {
-          const auto bits = detail::to_little(c);
-          if (!w.write_bytes(&bits, sizeof bits)) return false;
-        }
+        for (const CharT c : s)
+          if (!detail::put_scalar<F>(w, c)) return false;
         return true;
       }
     }
@@ -131,19 +132,21 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
 
   template <options Opts>
   static constexpr std::size_t size(const string_type& s) noexcept {
-    return detail::format_of<Opts>::length_size(s.size()) + s.size() * sizeof(CharT);
+    return detail::format_of<Opts>::length_size(s.size()) + s.size() * char_bytes<Opts>;
   }
   template <options Opts>
   static constexpr std::size_t size_bound(const string_type& s) noexcept {
-    return detail::format_of<Opts>::length_max + s.size() * sizeof(CharT);
+    return detail::format_of<Opts>::length_max + s.size() * char_bytes<Opts>;
   }
 
   template <class R>
   BIN_SERIALIZER_INLINE static bool read(R& r, string_type& s) {
     check_portable<R::opts>();
     std::size_t n = 0;
-    if (!r.read_length(n, sizeof(CharT), R::opts.max_string_length)) return false;
-    if constexpr (R::contiguous) {
+    if (!r.read_length(n, char_bytes<R::opts>, R::opts.max_string_length)) return false;
+    if constexpr (!chars_as_block<R::opts>) {
+      return read_each(r, s, n);
+    } else if constexpr (R::contiguous) {
       // read_length proved n characters are present: one allocation, one copy.
       // (read_length checked n at sizeof(CharT) bytes each.)
       const std::byte* p = detail::take_counted(r, n * sizeof(CharT));
@@ -155,13 +158,6 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
         // is usually as long as before: set the length, copy in place.
         set_length(s, n);
         detail::copy_bytes(s.data(), p, n);
-      } else if constexpr (!chars_as_block<R::opts>) {
-        s.resize(n);
-        for (std::size_t i = 0; i < n; ++i) {
-          typename detail::uint_of_size<sizeof(CharT)>::type bits;
-          std::memcpy(&bits, p + i * sizeof(CharT), sizeof bits);
-          s[i] = detail::from_little<CharT>(bits);
-        }
       } else {
         // Wider characters may sit unaligned in the input: copy bytes, not CharT.
         s.resize(n);
@@ -175,16 +171,28 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
         const std::size_t step = std::min(chunk, n - done);
         s.resize(done + step);
         if (!r.read_bytes(s.data() + done, step * sizeof(CharT))) return false;
-        if constexpr (!chars_as_block<R::opts>)
-          for (std::size_t i = done; i < done + step; ++i) {
-            typename detail::uint_of_size<sizeof(CharT)>::type bits;
-            std::memcpy(&bits, &s[i], sizeof bits); // the received little-endian bytes
-            s[i] = detail::from_little<CharT>(bits);
-          }
         done += step;
       }
       return true;
     }
+  }
+
+  // n characters, each decoded by the format (not this host's object bytes).
+  // From a stream, memory grows with the characters received.
+  template <class R>
+  static bool read_each(R& r, string_type& s, std::size_t n) {
+    using F = detail::format_of<R::opts>;
+    s.clear();
+    constexpr std::size_t chunk =
+        R::contiguous ? ~std::size_t{0} : detail::stream_chunk_bytes / sizeof(CharT);
+    for (std::size_t done = 0; done < n;) {
+      const std::size_t step = std::min(chunk, n - done);
+      s.resize(done + step);
+      for (std::size_t i = done; i < done + step; ++i)
+        if (!F::load_scalar(r, s[i])) return false;
+      done += step;
+    }
+    return true;
   }
 };
 

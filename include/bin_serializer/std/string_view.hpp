@@ -1,5 +1,5 @@
-// std::basic_string_view<CharT>: [uint64 length in characters][length * sizeof(CharT) bytes],
-// the bytes of the matching std::basic_string.
+// std::basic_string_view<CharT>: [length in characters][each character's
+// encoding], the bytes of the matching std::basic_string (std/string.hpp).
 //
 // Without this codec a string_view (trivially copyable) would be copied as an
 // object: a pointer and a length, meaningless to the reader.
@@ -7,11 +7,14 @@
 // Decoding (zero-copy, docs/zero-copy.md) points the view at the characters
 // inside the input, so it needs a contiguous source (Buffer, FixedBuffer,
 // BufferView) and is valid only while those bytes are alive and unchanged.
-// Characters wider than one byte are used in place only when their bytes
-// already are host characters (native format, or portable on a little-endian
-// host; anything else does not compile) and sit at an address aligned for
-// CharT; unaligned characters fail with errc::invalid_value at the offset of
-// the first character (decode such data into the std::basic_string instead).
+// Characters wider than one byte are used in place only when the format
+// encodes them as this host's object bytes (native; portable on a
+// little-endian host; a big-endian format on a big-endian host): decoding a
+// view of characters in another byte order does not compile, encoding one
+// does (each character through the format, as the std::basic_string). They
+// must also sit at an address aligned for CharT; unaligned characters fail
+// with errc::invalid_value at the offset of the first character (decode such
+// data into the std::basic_string instead).
 #pragma once
 
 #include <cstddef>
@@ -19,7 +22,6 @@
 #include <string_view>
 #include <type_traits>
 
-#include "../format/endian.hpp"
 #include "codec_support.hpp"
 #include "../core/schema_tokens.hpp"
 
@@ -43,12 +45,14 @@ struct codec<std::basic_string_view<CharT, Traits>> {
   template <options Opts>
   static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
-  // The characters are one block unless the format encodes each as its
-  // little-endian bytes and the host is big-endian: the same rule as the
-  // std::basic_string codec, so the bytes always match.
+  // The characters are one block when the format encodes them as their
+  // object bytes, else each is the format's encoding of the scalar: the
+  // std::basic_string codec's rule, so the bytes always match.
+  using string_codec = codec<std::basic_string<CharT, Traits>>;
   template <options Opts>
-  static constexpr bool chars_as_block =
-      detail::format_of<Opts>::template object_bytes_scalar<CharT>;
+  static constexpr bool chars_as_block = string_codec::template chars_as_block<Opts>;
+  template <options Opts>
+  static constexpr std::size_t char_bytes = string_codec::template char_bytes<Opts>;
 
   template <class W>
   static bool write(W& w, const view_type& s) {
@@ -56,7 +60,8 @@ struct codec<std::basic_string_view<CharT, Traits>> {
                   "bin_serializer: std::wstring_view has no portable encoding (wchar_t is 2 "
                   "bytes on Windows, 4 elsewhere). Use std::u16string_view or "
                   "std::u32string_view.");
-    const std::size_t bytes = s.size() * sizeof(CharT);
+    string_codec::template check_portable<W::opts>();
+    const std::size_t bytes = s.size() * char_bytes<W::opts>;
     if (!(w.reserve(detail::std_codec::length_prefix_size<W::opts>(s.size()) + bytes) &&
           w.write_length(s.size())))
       return false;
@@ -64,17 +69,15 @@ struct codec<std::basic_string_view<CharT, Traits>> {
       // An empty view's data() may be null: never hand that to memcpy.
       return bytes == 0 || w.write_bytes(s.data(), bytes);
     } else {
-      for (const CharT c : s) {
-        const auto bits = detail::to_little(c);
-        if (!w.write_bytes(&bits, sizeof bits)) return false;
-      }
+      for (const CharT c : s)
+        if (!detail::put_scalar<detail::format_of<W::opts>>(w, c)) return false;
       return true;
     }
   }
 
   template <options Opts>
   static constexpr std::size_t size(const view_type& s) noexcept {
-    return detail::std_codec::length_prefix_size<Opts>(s.size()) + s.size() * sizeof(CharT);
+    return detail::std_codec::length_prefix_size<Opts>(s.size()) + s.size() * char_bytes<Opts>;
   }
 
   template <class R>
@@ -89,9 +92,10 @@ struct codec<std::basic_string_view<CharT, Traits>> {
                   "bytes on Windows, 4 elsewhere). Use std::u16string_view or "
                   "std::u32string_view.");
     static_assert(chars_as_block<R::opts>,
-                  "bin_serializer: on this big-endian host the portable format stores these "
-                  "characters byte-swapped, so a view cannot use them in place. Deserialize "
-                  "into the std::basic_string (e.g. std::u16string) instead.");
+                  "bin_serializer: this format does not store these characters as this host's "
+                  "object bytes (another byte order), so a std::basic_string_view cannot point "
+                  "at them in the input. Deserialize into the std::basic_string (e.g. "
+                  "std::u16string) instead; encoding a view works.");
     std::size_t n = 0;
     if (!r.read_length(n, sizeof(CharT), R::opts.max_string_length)) return false;
     const std::size_t at = r.position();
