@@ -12,7 +12,7 @@
 // only where the characters are this host's object bytes (a big-endian host),
 // tests/compile_fail/string_view_foreign_byte_order.cpp.
 #define BIN_SERIALIZER_TEST_COUNT_ALLOCATIONS
-#include "format/big_endian_format.hpp" // first: registered before any use
+#include "tests/format/big_endian_format.hpp" // first: registered before any use
 
 #include "test_util.hpp"
 
