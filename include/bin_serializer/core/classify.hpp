@@ -52,6 +52,7 @@
 #include <utility>
 
 #include "../reflect/aggregate.hpp"
+#include "codec_facts.hpp"
 #include "../format/all.hpp"
 #include "../reflect/type_list.hpp"
 #include "../config.hpp"
@@ -139,15 +140,12 @@ template <class T>
 concept refused_type =
     std::is_pointer_v<T> || std::is_member_pointer_v<T> || std::is_null_pointer_v<T>;
 
-// A codec may declare that, in format Opts, its encoding is exactly the
-// object's bytes (chrono durations, std::array of scalars):
-//   template <options Opts> static constexpr bool object_bytes = ...;
+// A codec may state that, in format Opts, its encoding is exactly the
+// object's bytes (chrono durations, std::array of scalars): .object_bytes in
+// its facts (core/codec_facts.hpp).
 template <options Opts, class T>
 consteval bool codec_is_object_bytes() {
-  if constexpr (requires { codec<T>::template object_bytes<Opts>; })
-    return codec<T>::template object_bytes<Opts>;
-  else
-    return false;
+  return facts_of_codec<Opts, T>.object_bytes;
 }
 
 // ---- a format without host_layout: which types are their own encoding

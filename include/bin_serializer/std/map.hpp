@@ -1,5 +1,6 @@
 // std::map, std::multimap, std::unordered_map, std::unordered_multimap:
-//   [uint64 count][count entries, each: key, then mapped value]
+//   [count][count entries, each: key, then mapped value]
+// (the count is the format's length prefix, format/<name>.hpp)
 //
 // Entries go out in the container's iteration order (sorted for the ordered
 // maps; for the unordered ones, whatever order the implementation iterates).
@@ -38,8 +39,9 @@ struct map_codec {
     h.template type<key_type, mapped_type>();
   }
 
+  // What the library knows of the encoding (core/codec_facts.hpp).
   template <options Opts>
-  static constexpr std::size_t min_size = length_prefix_min<Opts>;
+  static constexpr codec_facts facts{.min_size = length_prefix_min<Opts>, .has_size = true};
 
   template <class W>
   static bool write(W& w, const M& m) {

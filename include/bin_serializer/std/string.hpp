@@ -1,4 +1,5 @@
-// std::basic_string: [uint64 length in characters][length * sizeof(CharT) bytes].
+// std::basic_string: [length in characters][the characters] (the length is the
+// format's length prefix, format/<name>.hpp).
 //
 // Part of the core (the design document's only non-trivial type). Decoding
 // checks the length against the remaining input before allocating, so a
@@ -46,14 +47,16 @@ struct codec<std::basic_string<CharT, Traits, Alloc>> {
   }
   using string_type = std::basic_string<CharT, Traits, Alloc>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
+  // What the library knows of the encoding (core/codec_facts.hpp): the
+  // length prefix at least; size() exact, trusted for presizing
+  // (cursor/presized_writer.hpp); a leaf, holding no nested values, so it
+  // does not count against opts.max_depth.
   template <options Opts>
-  static constexpr bool trusted_size = true;
-  // The length prefix, at least (core/shape.hpp).
-  template <options Opts>
-  static constexpr std::size_t min_size = detail::format_of<Opts>::length_min;
-  // Holds no nested values: does not count against opts.max_depth.
-  static constexpr bool leaf = true;
+  static constexpr codec_facts facts{.min_size = detail::format_of<Opts>::length_min,
+                                     .has_size = true,
+                                     .has_size_bound = true,
+                                     .trusted_size = true,
+                                     .leaf = true};
 
   // Characters are copied as one block when the format encodes them as their
   // object bytes; otherwise each is its little-endian bytes (a host-independent

@@ -1,5 +1,6 @@
-// std::basic_string_view<CharT>: [uint64 length in characters][length * sizeof(CharT) bytes],
-// the bytes of the matching std::basic_string.
+// std::basic_string_view<CharT>: [length in characters][the characters], the
+// bytes of the matching std::basic_string (the length is the format's length
+// prefix, format/<name>.hpp).
 //
 // Without this codec a string_view (trivially copyable) would be copied as an
 // object: a pointer and a length, meaningless to the reader.
@@ -28,10 +29,14 @@ namespace bin_serializer {
 template <class CharT, class Traits>
   requires detail::is_char_type<CharT>
 struct codec<std::basic_string_view<CharT, Traits>> {
-  // Holds no nested values: does not count against opts.max_depth.
-  static constexpr bool leaf = true;
-  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
-  static constexpr bool borrows = true;
+  // What the library knows of the encoding (core/codec_facts.hpp). A leaf:
+  // holds no nested values, so does not count against opts.max_depth. A
+  // decoded value points into the input bytes (borrows_input_v).
+  template <options Opts>
+  static constexpr codec_facts facts{.min_size = detail::std_codec::length_prefix_min<Opts>,
+                                     .has_size = true,
+                                     .leaf = true,
+                                     .borrows = true};
 
   // Fingerprint (frame/schema_tokens.hpp): the std::basic_string one.
   template <class H>
@@ -39,9 +44,6 @@ struct codec<std::basic_string_view<CharT, Traits>> {
     h.token(detail::schema::t_string, sizeof(CharT));
   }
   using view_type = std::basic_string_view<CharT, Traits>;
-
-  template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   // The characters are one block unless the format encodes each as its
   // little-endian bytes and the host is big-endian: the same rule as the
