@@ -25,8 +25,5 @@ struct bin_serializer::codec<Money> {
 int main() {
   bin_serializer::Buffer buf;
   Money back;
-  return serialize<bin_serializer::compact>(buf, Money{5}) &&
-                 deserialize<bin_serializer::compact>(buf, back) && back.cents == 5
-             ? 0
-             : 1;
+  return serialize(buf, Money{5}) && deserialize(buf, back) && back.cents == 5 ? 0 : 1;
 }

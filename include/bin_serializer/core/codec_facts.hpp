@@ -113,13 +113,14 @@ concept legacy_codec_member =
     requires { C::validates; } || requires { C::template validates<Opts>; } ||
     requires { C::leaf; } || requires { C::borrows; };
 
+// (std::is_same_v, not std::same_as: clang 19 crashes on the concept when a
+// declaration did not compile.)
 template <class C>
-concept facts_for_all_formats = requires {
-  requires std::same_as<std::remove_cv_t<decltype(C::facts)>, codec_facts>;
-};
+concept facts_for_all_formats =
+    requires { requires std::is_same_v<std::remove_cv_t<decltype(C::facts)>, codec_facts>; };
 template <options Opts, class C>
 concept facts_per_format = !facts_for_all_formats<C> && requires {
-  requires std::same_as<std::remove_cv_t<decltype(C::template facts<Opts>)>, codec_facts>;
+  requires std::is_same_v<std::remove_cv_t<decltype(C::template facts<Opts>)>, codec_facts>;
 };
 template <options Opts, class C>
 concept states_facts = facts_for_all_formats<C> || facts_per_format<Opts, C>;
@@ -169,12 +170,20 @@ consteval codec_facts declared_facts() {
     return C::facts;
 }
 
+// Whether the declaration is a constant: not when it did not compile (a
+// misspelt field), whose error is then the only one.
+template <options Opts, class C>
+concept facts_are_constant =
+    requires { typename std::bool_constant<(declared_facts<Opts, C>(), true)>; };
+
 // The facts of codec C (of T) in format Opts, with the defaults object_bytes
 // implies filled in, and checked against the functions C provides.
 template <options Opts, class C, class T>
 consteval codec_facts codec_facts_of() {
   if constexpr (!states_facts<Opts, C>) {
     return legacy_codec_facts<Opts, C, T>();
+  } else if constexpr (!facts_are_constant<Opts, C>) {
+    return codec_facts{};
   } else {
     constexpr codec_facts f = declared_facts<Opts, C>();
     static_assert(!legacy_codec_member<Opts, C>,
