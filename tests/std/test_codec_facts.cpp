@@ -144,6 +144,7 @@ static_assert(bs::max_serialized_size_v<U24> == 3);
 static_assert(bs::min_serialized_size_v<U24, bs::compact> == 3);
 static_assert(shape<bs::compact, U24>::run_size() == 3);
 static_assert(shape<bs::native, U24>::presizable());
+static_assert(bs::schema_hash_v<std::vector<U24>> != bs::schema_hash_v<std::vector<std::uint32_t>>);
 static_assert(bs::borrows_input_v<Handle>);
 static_assert(bs::borrows_input_v<std::vector<Handle>>);
 static_assert(shape<bs::compact, Handle>::min_size() == 1);
