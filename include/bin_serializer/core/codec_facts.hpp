@@ -98,11 +98,11 @@ struct codec_facts {
 
 namespace detail {
 
-// Which of the 0.1 members a codec declares: each found by name, so a typo
-// was silent. Kept for codecs that state no facts.
-// Each name is tried as a plain member first, then as a template over the
-// options (GCC rejects `C::template X<Opts>` outright when X is not a
-// template, instead of failing the requirement).
+// Whether a codec declares one of the 0.1 members (found by name, so a typo
+// was silent; still read for codecs that state no facts). Each name is tried
+// as a plain member first, then as a template over the options: GCC rejects
+// `C::template X<Opts>` outright when X is not a template, instead of
+// failing the requirement.
 template <options Opts, class C>
 concept legacy_codec_member =
     requires { C::min_size; } || requires { C::template min_size<Opts>; } ||
