@@ -8,13 +8,14 @@
 // by core/shape.hpp; the classification (core/classify.hpp) reads only two
 // facts: the element types the codec lists (`elements`) and whether, inside a
 // struct copied as one block, its value's object bytes may stand for its
-// encoding (`in_block`, by default its `object_bytes`).
+// encoding (`.object_bytes` or `.in_block` in its codec_facts, core/codec_facts.hpp).
 #pragma once
 
 #include <type_traits>
 
 #include "../options.hpp"
 #include "../reflect/type_list.hpp"
+#include "codec_facts.hpp"
 
 namespace bin_serializer {
 
@@ -52,27 +53,21 @@ concept has_codec = !std::is_base_of_v<no_codec, codec<T>>;
 template <class T>
 concept opted_in_bulk = trivially_serializable<std::remove_cv_t<T>>::value;
 
-// A codec may declare that, in format Opts, its encoding is exactly the
-// object's bytes (chrono durations, std::array of scalars):
-//   template <options Opts> static constexpr bool object_bytes = ...;
+// A codec may state that, in format Opts, its encoding is exactly the
+// object's bytes (chrono durations, std::array of scalars): .object_bytes in
+// its facts (core/codec_facts.hpp).
 template <options Opts, class T>
 consteval bool codec_is_object_bytes() {
-  if constexpr (requires { codec<T>::template object_bytes<Opts>; })
-    return codec<T>::template object_bytes<Opts>;
-  else
-    return false;
+  return facts_of_codec<Opts, T>.object_bytes;
 }
 
 // Inside a struct copied as one block, may this codec's value be copied with
-// it? A codec states it when that differs from object_bytes (std::array:
-// its elements' bytes, checked or not, are what it writes):
-//   template <options Opts> static constexpr bool in_block = ...;
+// it? Its object bytes (.object_bytes), or .in_block (std::array: its
+// elements' bytes, checked or not, are what it writes).
 template <options Opts, class T>
 consteval bool codec_in_block() {
-  if constexpr (requires { codec<T>::template in_block<Opts>; })
-    return codec<T>::template in_block<Opts>;
-  else
-    return codec_is_object_bytes<Opts, T>();
+  constexpr codec_facts f = facts_of_codec<Opts, T>;
+  return f.object_bytes || f.in_block;
 }
 
 // A codec may list the types it holds (a container's element, an optional's

@@ -19,11 +19,11 @@ namespace bin_serializer::detail {
 
 // ---- which types may be written unchecked -----------------------------------
 //
-// A codec takes part by declaring, next to its exact size<Opts>():
-//   template <options Opts> static constexpr bool trusted_size = ...;
-// true only when size<Opts>() is exact and write() stores through the writer
-// it is given (recursing into elements with serialize_field). The library's
-// own codecs do; a user codec never needs to.
+// A codec takes part by stating .trusted_size in its facts
+// (core/codec_facts.hpp), next to its exact size<Opts>(): true only when
+// size<Opts>() is exact and write() stores through the writer it is given
+// (recursing into elements with serialize_field). The library's own codecs
+// do; a user codec never needs to.
 
 template <options Opts, class T>
 consteval bool presizable() {

@@ -61,6 +61,7 @@
 #include "../options.hpp"
 #include "classify.hpp"
 #include "diagnostics.hpp"
+#include "codec_facts.hpp"
 #include "evolution_io.hpp"
 #include "schema_tokens.hpp"
 #include "validate.hpp"
@@ -249,83 +250,39 @@ struct shape_of {
 
 // ---- codec<T>: the family's own description --------------------------------
 //
-// A codec may declare, next to write and read:
-//   template <options Opts> static std::size_t size(const T&);      exact size
-//   template <options Opts> static constexpr std::size_t max_size;  if bounded
-//   template <options Opts> static constexpr std::size_t min_size;  lower bound
-//   template <options Opts> static constexpr bool object_bytes;     bytes == object
-//   template <options Opts> static constexpr std::size_t exact_size; every value
-//   template <options Opts> static constexpr bool trusted_size;     size() exact
-//   template <options Opts> static std::size_t size_bound(const T&); >= size()
-//   template <options Opts> static constexpr bool validates;        and, if so,
-//   template <options Opts> static std::size_t invalid_at(const unsigned char*);
-//                                       checks on its object bytes (std::array)
-//   static constexpr bool leaf;         holds no nested values (max_depth)
-//   static constexpr bool borrows;      a decoded value points into the input
-//                                       (a view). Without it: whether any non-empty
-//                                       template argument of T borrows (a
-//                                       container holds its arguments' values)
-//   template <class H> static void schema(H&);  fingerprint (frame/schema_tokens.hpp)
-template <class T>
-inline constexpr bool is_std_array_v = false;
-template <class T, std::size_t N>
-inline constexpr bool is_std_array_v<std::array<T, N>> = true;
-
-template <class T>
-concept leaf_codec = requires { requires codec<T>::leaf; };
+// A codec states its facts in one typed declaration (core/codec_facts.hpp):
+//   template <options Opts> static constexpr codec_facts facts{.min_size = ..., ...};
+// and provides the functions those facts name (size, size_bound, invalid_at),
+// and one of schema(h) / schema_equivalent / schema_id for the fingerprint.
+// This description reads only those; it names no family.
 
 template <options Opts, class T>
 struct shape_of<Opts, T, category::codec> {
   using C = codec<T>;
-  static consteval bool bounded() {
-    return requires { C::template max_size<Opts>; };
-  }
-  static consteval std::size_t max_size() {
-    if constexpr (bounded())
-      return std::size_t{C::template max_size<Opts>};
-    else
-      return std::size_t{0};
-  }
-  static consteval std::size_t min_size() {
-    if constexpr (requires { C::template min_size<Opts>; })
-      return std::size_t{C::template min_size<Opts>};
-    else if constexpr (codec_is_object_bytes<Opts, T>())
-      return sizeof(T); // the encoding is the object's bytes (chrono)
-    else
-      return std::size_t{0}; // a codec we know nothing about might write nothing
-  }
+  static constexpr const codec_facts& facts = facts_of_codec<Opts, T>;
+  static consteval bool bounded() { return facts.max_size != codec_facts::unbounded; }
+  static consteval std::size_t max_size() { return bounded() ? facts.max_size : 0; }
+  static consteval std::size_t min_size() { return facts.min_size; }
   // Whatever a codec holds inside is not known here: a size that varies
   // counts as more than one.
   static consteval std::size_t varying_leaves() {
     return bounded() && min_size() != max_size() ? 2 : 0;
   }
-  static consteval std::size_t run_size() {
-    if constexpr (codec_is_object_bytes<Opts, T>())
-      return sizeof(T); // chrono, std::array of scalars
-    else if constexpr (is_std_array_v<T>)
-      return std::tuple_size_v<T> * shape<Opts, typename T::value_type>::run_size();
-    else if constexpr (requires { C::template exact_size<Opts>; })
-      return std::size_t{C::template exact_size<Opts>}; // a library codec that states it (bitset)
-    else
-      return std::size_t{0};
-  }
-  static consteval bool object_bytes() { return codec_is_object_bytes<Opts, T>(); }
+  static consteval std::size_t run_size() { return facts.run_size; }
+  static consteval bool object_bytes() { return facts.object_bytes; }
   static consteval bool writes_object_bytes() { return object_bytes(); }
   template <std::size_t Depth>
   static consteval bool borrows() {
-    if constexpr (requires { C::borrows; })
-      return bool{C::borrows};
-    else if constexpr (is_std_array_v<T>)
-      return borrows_within<Opts, typename T::value_type, Depth - 1>;
+    if constexpr (facts.borrows)
+      return true;
     else
-      return any_argument_borrows<Opts, Depth - 1>(typename type_args<T>::type{});
+      // The types its values hold, as the classification lists them
+      // (core/classify.hpp): its `elements`, else its template arguments
+      // (the empty ones are skipped by argument_borrows).
+      return any_argument_borrows<Opts, Depth - 1>(
+          typename decltype(facts_of<Opts, T>)::nested{});
   }
-  static consteval bool validates() {
-    if constexpr (requires { C::template validates<Opts>; })
-      return bool{C::template validates<Opts>};
-    else
-      return false;
-  }
+  static consteval bool validates() { return facts.validates; }
   static std::size_t invalid_at(const unsigned char* p) noexcept {
     if constexpr (validates())
       return C::template invalid_at<Opts>(p);
@@ -333,10 +290,14 @@ struct shape_of<Opts, T, category::codec> {
       return no_invalid_byte;
   }
   // The family states its shape (std/), or a user codec an equivalent type
-  // or an id.
+  // or an id: one of the three.
   template <class H>
   static constexpr void schema(H& h) {
-    if constexpr (requires { C::schema(h); })
+    constexpr bool own = requires { C::schema(h); };
+    static_assert(int{own} + int{codec_schema_equivalent<C>} + int{codec_schema_id<C>} <= 1,
+                  "bin_serializer: a codec states its fingerprint once: schema(h), "
+                  "schema_equivalent or schema_id, not two of them.");
+    if constexpr (own)
       C::schema(h);
     else if constexpr (codec_schema_equivalent<C>)
       h.template type<typename C::schema_equivalent>();
@@ -345,13 +306,19 @@ struct shape_of<Opts, T, category::codec> {
     else
       (void)sizeof(codec_without_schema<T>);
   }
+  // Its own size() trusted, and every part it lists.
+  template <class... Es>
+  static consteval bool parts_presizable(type_list<Es...>) {
+    return (shape<Opts, Es>::presizable() && ...);
+  }
   static consteval bool presizable() {
-    if constexpr (outline_element<T>)
-      return false; // recursive (classify.hpp): the checked writer, which recurses by calls
-    else if constexpr (requires { C::template trusted_size<Opts>; })
-      return bool{C::template trusted_size<Opts>};
+    if constexpr (outline_element<T> || !facts.trusted_size)
+      return false; // recursive (classify.hpp): the checked writer, which recurses by
+                    // calls; or a size() the codec does not vouch for
+    else if constexpr (codec_lists_elements<T>)
+      return parts_presizable(typename C::elements{});
     else
-      return false;
+      return true;
   }
 
   template <class W>
@@ -363,7 +330,7 @@ struct shape_of<Opts, T, category::codec> {
   // holds nothing.
   template <class R>
   BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
-    if constexpr (!bounded() && !leaf_codec<T> && R::opts.max_depth != unlimited) {
+    if constexpr (!bounded() && !facts.leaf && R::opts.max_depth != unlimited) {
       if (!r.enter()) return false;
       const bool ok = C::read(r, value);
       r.leave();
@@ -373,7 +340,7 @@ struct shape_of<Opts, T, category::codec> {
     }
   }
   static constexpr std::size_t size(const T& value) {
-    if constexpr (requires { C::template size<Opts>(value); }) {
+    if constexpr (facts.has_size) {
       return C::template size<Opts>(value);
     } else {
       counting_writer<Opts> counter; // measured by writing to nothing
@@ -384,7 +351,7 @@ struct shape_of<Opts, T, category::codec> {
   static constexpr std::size_t size_bound(const T& value) {
     if constexpr (bounded())
       return max_size();
-    else if constexpr (requires { C::template size_bound<Opts>(value); })
+    else if constexpr (facts.has_size_bound)
       return C::template size_bound<Opts>(value);
     else
       return size(value);

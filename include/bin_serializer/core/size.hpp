@@ -5,11 +5,12 @@
 //                                 types whose encoding is bounded (no strings,
 //                                 vectors, ...), e.g. FixedBuffer<max_serialized_size_v<Tick>>
 //
-// A codec takes part by providing
-//   template <options Opts> static std::size_t size(const T&);           exact bytes
-//   template <options Opts> static constexpr std::size_t max_size = N;   only if bounded
-// Both are optional: without size(), the size is measured by running the
-// codec's write() against a writer that only counts bytes.
+//   min_serialized_size_v<T>      the fewest bytes any T encodes to
+//
+// A codec takes part through its facts (core/codec_facts.hpp): .has_size with
+// template <options Opts> static std::size_t size(const T&), the exact bytes,
+// and .max_size only if bounded. Without size(), the size is measured by
+// running the codec's write() against a writer that only counts bytes.
 #pragma once
 
 #include <cstddef>
@@ -74,6 +75,12 @@ template <options Opts = native, class T>
   else
     return detail::size_of<Opts>(value);
 }
+
+// Smallest encoding of any T (0 when nothing better is known): what a
+// codec's facts may state as its own min_size (core/codec_facts.hpp).
+template <class T, options Opts = native>
+inline constexpr std::size_t min_serialized_size_v =
+    detail::shape<Opts, std::remove_cvref_t<T>>::min_size();
 
 // Largest encoding of any T. Only defined for BoundedSize types: a type holding
 // a string or a vector has no bound, and naming this for it fails to compile.

@@ -33,7 +33,7 @@ namespace bin_serializer::detail {
 // Checked: whether every read re-checks the run's remaining bytes. Runs made
 // only of types whose sizes the library computes (presizable) cannot read
 // past their end, so only debug builds check them; a run holding a user
-// codec's exact_size is checked every time.
+// codec's run_size (core/codec_facts.hpp) is checked every time.
 // Short: the short-form pass (above); its failures are not recorded.
 template <class Outer, bool Checked = true, bool Short = false>
 class run_reader {

@@ -29,6 +29,16 @@ consteval std::size_t array_max_size() {
     return N * max_size_of_decayed<Opts, T>();
 }
 
+// Bytes of the array inside a run of fixed-size fields: its elements' (0 if
+// they cannot join one).
+template <options Opts, class T, std::size_t N>
+consteval std::size_t array_run_size() {
+  if constexpr (N == 0)
+    return 0;
+  else
+    return N * shape<Opts, T>::run_size();
+}
+
 template <options Opts, class T, std::size_t N>
 consteval bool array_is_object_bytes() {
   if constexpr (N == 0)
@@ -43,7 +53,7 @@ struct codec<std::array<T, N>> {
   // What Serializable<T> checks inside (core/classify.hpp).
   using elements = detail::type_list<T>;
 
-  // Fingerprint (frame/schema_tokens.hpp): ARRAY N, then the element.
+  // Fingerprint (core/schema_tokens.hpp): ARRAY N, then the element.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_array, N);
@@ -51,45 +61,43 @@ struct codec<std::array<T, N>> {
   }
   using array_type = std::array<T, N>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
+  // What the library knows of the encoding (core/codec_facts.hpp):
+  //   object_bytes  the whole array is its elements' object bytes back to
+  //                 back: a vector of such arrays is still one block
+  //                 (codec_support.hpp);
+  //   run_size      N elements, each as in a run (a struct of them joins one);
+  //   validates     inside a block-copied struct the array is its elements'
+  //                 object bytes: their checks are its checks
+  //                 (core/validate.hpp, invalid_at below);
+  //   borrows       as its elements (`elements` above), the default.
   template <options Opts>
-  static constexpr bool trusted_size = detail::shape<Opts, T>::presizable();
-
+  static constexpr codec_facts facts{
+      .min_size = N * detail::std_codec::min_size_of<Opts, T>(),
+      .max_size = N == 0 || BoundedSize<T, Opts> ? detail::std_codec::array_max_size<Opts, T, N>()
+                                                 : codec_facts::unbounded,
+      .run_size = detail::std_codec::array_run_size<Opts, T, N>(),
+      .object_bytes = detail::std_codec::array_is_object_bytes<Opts, T, N>(),
+      // Inside a struct copied as one block, copied with it when its elements
+      // would be (core/classify.hpp): in the host's layout whatever their
+      // checks (the block's checks are the array's: validates), elsewhere
+      // when its memory is its elements' encodings back to back.
+      .in_block = detail::format_of<Opts>::host_layout
+                      ? detail::copies_in_block<Opts, T>()
+                      : N != 0 && sizeof(array_type) == N * sizeof(T) &&
+                            detail::copies_in_block<Opts, T>(),
+      .validates =
+          N != 0 && sizeof(array_type) == N * sizeof(T) && detail::shape<Opts, T>::validates(),
+      .has_size = true,
+      .trusted_size = true}; // with its elements' (core/shape.hpp)
   template <options Opts>
-  static constexpr std::size_t min_size = N * detail::std_codec::min_size_of<Opts, T>();
-
-  // The whole array is its elements' object bytes back to back: a vector of
-  // such arrays is still one block (see codec_support.hpp).
-  template <options Opts>
-  static constexpr bool object_bytes = detail::std_codec::array_is_object_bytes<Opts, T, N>();
-
-  // Inside a struct copied as one block, the array is copied with it when its
-  // elements would be (core/classify.hpp): in the host's layout whatever
-  // their checks (the block's checks are the array's, below); elsewhere when
-  // its memory is its elements' encodings back to back.
-  template <options Opts>
-  static constexpr bool in_block =
-      detail::format_of<Opts>::host_layout
-          ? detail::copies_in_block<Opts, T>()
-          : N != 0 && sizeof(array_type) == N * sizeof(T) && detail::copies_in_block<Opts, T>();
-
-  template <options Opts>
-    requires(N == 0 || BoundedSize<T, Opts>)
-  static constexpr std::size_t max_size = detail::std_codec::array_max_size<Opts, T, N>();
-
-  // Inside a block-copied struct the array is its elements' object bytes:
-  // their checks are its checks (core/validate.hpp).
-  template <options Opts>
-  static constexpr bool validates =
-      N != 0 && sizeof(array_type) == N * sizeof(T) && detail::shape<Opts, T>::validates();
-  template <options Opts>
+    requires(facts<Opts>.validates)
   static std::size_t invalid_at(const unsigned char* p) noexcept {
     return detail::elements_invalid_at<detail::shape<Opts, T>, T, N>(p);
   }
 
   // Object bytes (or nothing): one copy, inlined as the compiler sees fit.
   template <class W>
-    requires(N == 0 || object_bytes<W::opts>)
+    requires(N == 0 || facts<W::opts>.object_bytes)
   BIN_SERIALIZER_INLINE static bool write(W& w, const array_type& a) {
     detail::std_codec::refuse_pointers<W::opts, T>();
     if constexpr (N == 0) {
@@ -103,7 +111,7 @@ struct codec<std::array<T, N>> {
   // Element by element (a varint, a bool): always inlined into the message's
   // encoder, so the cursor stays in a register.
   template <class W>
-    requires(N != 0 && !object_bytes<W::opts>)
+    requires(N != 0 && !facts<W::opts>.object_bytes)
   BIN_SERIALIZER_INLINE static bool write(W& w, const array_type& a) {
     detail::std_codec::refuse_pointers<W::opts, T>();
     if constexpr (detail::format_scalar<W::opts, T>)
@@ -117,7 +125,7 @@ struct codec<std::array<T, N>> {
   }
 
   template <class R>
-    requires(N == 0 || object_bytes<R::opts>)
+    requires(N == 0 || facts<R::opts>.object_bytes)
   BIN_SERIALIZER_INLINE static bool read(R& r, array_type& a) {
     detail::std_codec::refuse_pointers<R::opts, T>();
     if constexpr (N == 0) {
@@ -129,7 +137,7 @@ struct codec<std::array<T, N>> {
     }
   }
   template <class R>
-    requires(N != 0 && !object_bytes<R::opts>)
+    requires(N != 0 && !facts<R::opts>.object_bytes)
   BIN_SERIALIZER_INLINE static bool read(R& r, array_type& a) {
     detail::std_codec::refuse_pointers<R::opts, T>();
     if constexpr (detail::format_scalar<R::opts, T> && !detail::shape<R::opts, T>::validates())

@@ -23,7 +23,7 @@ namespace bin_serializer {
 template <std::size_t N>
 struct codec<std::bitset<N>> {
 
-  // Fingerprint (frame/schema_tokens.hpp): BITSET N.
+  // Fingerprint (core/schema_tokens.hpp): BITSET N.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_bitset, N);
@@ -31,26 +31,27 @@ struct codec<std::bitset<N>> {
   using bits = std::bitset<N>;
   static constexpr std::size_t portable_bytes = (N + 7) / 8;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
-  template <options Opts>
-  static constexpr bool trusted_size = true;
-
   // A format with the host's layout copies the library's words; the others
   // pack the bits into ceil(N / 8) bytes.
   template <options Opts>
   static constexpr bool host_words = detail::format_of<Opts>::host_layout;
-
   template <options Opts>
-  static constexpr std::size_t max_size = host_words<Opts> ? sizeof(bits) : portable_bytes;
+  static constexpr std::size_t bytes = host_words<Opts> ? sizeof(bits) : portable_bytes;
+
+  // What the library knows of the encoding (core/codec_facts.hpp). Every
+  // bitset<N> encodes to exactly `bytes`: a struct decodes it within a run of
+  // fixed-size fields (run_size, core/read_fields.hpp). size() is exact.
+  // min_size is left at its default 0, as before: with it stated, a struct
+  // holding a bitset and one varint would be read in short form first
+  // (cursor/run_reader.hpp), a change of its own.
+  template <options Opts>
+  static constexpr codec_facts facts{
+      .max_size = bytes<Opts>, .run_size = bytes<Opts>, .has_size = true, .trusted_size = true};
 
   template <options Opts>
   static constexpr std::size_t size(const bits&) noexcept {
-    return max_size<Opts>;
+    return bytes<Opts>;
   }
-  // Every bitset<N> encodes to exactly this many bytes: lets a struct decode
-  // it within a run of fixed-size fields (core/read_fields.hpp).
-  template <options Opts>
-  static constexpr std::size_t exact_size = max_size<Opts>;
 
   // The host's words: one copy (the compiler decides on inlining, as for
   // any block). bitset<0> has no bits, only storage the library never

@@ -4,7 +4,7 @@
 // Period (and Clock) are part of the type, not the wire: both ends must agree
 // on them, as on every other part of the schema. In the native format these
 // are the same bytes the object holds, so vectors of them still go out as one
-// block (object_bytes below).
+// block (.object_bytes in the facts below).
 #pragma once
 
 #include <chrono>
@@ -20,7 +20,7 @@ namespace bin_serializer {
 template <class Rep, class Period>
 struct codec<std::chrono::duration<Rep, Period>> {
 
-  // Fingerprint (frame/schema_tokens.hpp): DURATION, the period, then the count.
+  // Fingerprint (core/schema_tokens.hpp): DURATION, the period, then the count.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_duration);
@@ -30,13 +30,15 @@ struct codec<std::chrono::duration<Rep, Period>> {
   }
   using duration = std::chrono::duration<Rep, Period>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
+  // What the library knows of the encoding (core/codec_facts.hpp): the
+  // count's bounds; where the count is its object bytes, so is the duration.
   template <options Opts>
-  static constexpr bool trusted_size = true;
-
-  template <options Opts>
-  static constexpr bool object_bytes =
-      detail::bulk_copyable<Opts, Rep> && sizeof(duration) == sizeof(Rep);
+  static constexpr codec_facts facts{.min_size = detail::shape<Opts, Rep>::min_size(),
+                                     .max_size = detail::max_size_of<Opts, Rep>(),
+                                     .object_bytes = detail::bulk_copyable<Opts, Rep> &&
+                                                     sizeof(duration) == sizeof(Rep),
+                                     .has_size = true,
+                                     .trusted_size = true};
 
   template <class W>
   static bool write(W& w, const duration& d) {
@@ -54,14 +56,12 @@ struct codec<std::chrono::duration<Rep, Period>> {
   static constexpr std::size_t size(const duration& d) noexcept {
     return detail::size_of<Opts>(d.count()); // the count's size in this format
   }
-  template <options Opts>
-  static constexpr std::size_t max_size = detail::max_size_of<Opts, Rep>();
 };
 
 template <class Clock, class Duration>
 struct codec<std::chrono::time_point<Clock, Duration>> {
 
-  // Fingerprint (frame/schema_tokens.hpp): TIME_POINT, then the duration.
+  // Fingerprint (core/schema_tokens.hpp): TIME_POINT, then the duration.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_time_point);
@@ -69,13 +69,17 @@ struct codec<std::chrono::time_point<Clock, Duration>> {
   }
   using time_point = std::chrono::time_point<Clock, Duration>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
+  // The duration's facts (core/codec_facts.hpp); object bytes when the
+  // duration's are and the time point holds nothing else.
   template <options Opts>
-  static constexpr bool trusted_size = true;
-
-  template <options Opts>
-  static constexpr bool object_bytes =
-      codec<Duration>::template object_bytes<Opts> && sizeof(time_point) == sizeof(Duration);
+  static constexpr codec_facts facts = [] {
+    codec_facts f = detail::facts_of_codec<Opts, Duration>;
+    if (sizeof(time_point) != sizeof(Duration)) {
+      f.object_bytes = false;
+      f.run_size = 0;
+    }
+    return f;
+  }();
 
   template <class W>
   static bool write(W& w, const time_point& t) {
@@ -92,8 +96,6 @@ struct codec<std::chrono::time_point<Clock, Duration>> {
   static constexpr std::size_t size(const time_point& t) noexcept {
     return codec<Duration>::template size<Opts>(t.time_since_epoch());
   }
-  template <options Opts>
-  static constexpr std::size_t max_size = codec<Duration>::template max_size<Opts>;
 };
 
 } // namespace bin_serializer

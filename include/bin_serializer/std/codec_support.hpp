@@ -1,10 +1,13 @@
 // Shared machinery for the std type-family codecs (std/vector.hpp, std/map.hpp, ...).
 //
-// Nothing here is a codec; it is what the codecs have in common:
+// What the codecs have in common:
 //
-//   min_size_of<Opts, T>()      fewest bytes any encoding of T occupies: the
-//                               per-element figure passed to read_length, so a
-//                               hostile count is refused before allocating
+//   min_size_of<Opts, T>()      fewest bytes any encoding of T occupies (the
+//                               min_size of T's description, core/shape.hpp;
+//                               a codec states it in its facts,
+//                               core/codec_facts.hpp): the per-element figure
+//                               passed to read_length, so a hostile count is
+//                               refused before allocating
 //   has_fixed_size<Opts, T>()   every T encodes to the same number of bytes
 //                               (then a container's size is count * that)
 //   is_object_bytes<Opts, T>()  T's encoding IS its object representation, so
@@ -14,22 +17,27 @@
 //                               letting a count prefix alone allocate much more
 //                               than the input holds
 //   write_counted / read_*      count + elements, shared by vector, span, list...
+//   sequence_codec<C, Appender> a whole codec for a container encoded as
+//                               [count][count elements], whose read is
+//                               hostile-count safe by construction (below)
 //
-// Codecs in this directory additionally provide
-//   template <options Opts> static constexpr std::size_t min_size = N;
-// (the lower bound above). It is an addition of these headers, not part of the
-// core size protocol: a codec without it is assumed to possibly encode to 0 bytes.
+// A count or length prefix is the format's (format/<name>.hpp: a fixed-width
+// integer or a varint); the layouts in these headers write it as [count].
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
+#include <ranges>
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
+#include "../core/codec_facts.hpp"
 #include "../core/field.hpp"
 #include "../core/validate.hpp"
 #include "../error.hpp"
@@ -39,6 +47,7 @@
 #include "../core/size.hpp"
 #include "../cursor/run_reader.hpp"
 #include "string.hpp"
+#include "../core/schema_tokens.hpp"
 
 namespace bin_serializer::detail::std_codec {
 
@@ -173,7 +182,7 @@ BIN_SERIALIZER_INLINE bool write_each(W& w, const Range& range) {
   return true;
 }
 
-// [uint64 count][count elements]: vector and span. Elements whose encoding is
+// [count][count elements]: vector and span. Elements whose encoding is
 // their object bytes go out as one block.
 template <class W, class E>
 BIN_SERIALIZER_INLINE bool write_counted(W& w, const E* data, std::size_t count) {
@@ -301,6 +310,145 @@ BIN_SERIALIZER_INLINE bool read_appending(R& r, Seq& seq, std::size_t count) {
     return true;
   });
 }
+
+// ---- sequences: [count][count elements] ---------------------------------------
+//
+// A container whose encoding is a count and its elements (deque, list,
+// forward_list; a test family such as std::valarray) derives its codec from
+// sequence_codec<C, Appender> and writes no read of its own. The read is where
+// a count from the input becomes memory, and it is bounded by construction:
+//
+//   1. read_length(n, min_size of the element): a count above
+//      options::max_element_count fails with limit_exceeded, and one the input
+//      left cannot hold at the element's smallest encoding with truncated,
+//      before anything is allocated (a stream that cannot say what is left
+//      is not checked here: step 3 bounds it);
+//   2. the appender reserves at most reserve_hint(n, remaining) elements:
+//      about the input left in bytes, or one stream chunk, however large n;
+//   3. elements are appended one by one as they decode (or, for elements
+//      that are their object bytes, copied in stream_chunk_bytes steps,
+//      read_object_bytes_into): memory grows with the bytes actually
+//      received, and a short input fails at the first element it lacks.
+//
+// An Appender is how the family adds elements: constructed from (container,
+// elements to reserve), next() gives the default-constructed element to
+// decode into, finish() runs once at the end, whether or not all decoded
+// (the container then holds what was decoded).
+
+// The number of elements of a container that stores it (a forward_list
+// does not: one pass to count).
+template <class C>
+constexpr std::size_t sequence_count(const C& c) {
+  if constexpr (requires { c.size(); })
+    return static_cast<std::size_t>(c.size());
+  else
+    return static_cast<std::size_t>(std::distance(std::begin(c), std::end(c)));
+}
+
+// clear(), then emplace_back() per element: vector, deque, list.
+template <class C>
+struct back_appender {
+  C& c;
+  back_appender(C& container, std::size_t reserve) : c(container) {
+    c.clear();
+    if constexpr (requires { c.reserve(reserve); }) c.reserve(reserve);
+  }
+  BIN_SERIALIZER_INLINE auto& next() {
+    c.emplace_back();
+    return c.back();
+  }
+  void finish() noexcept {}
+};
+
+// clear(), then emplace_after() the last element: forward_list.
+template <class C>
+struct after_appender {
+  C& c;
+  typename C::iterator last;
+  after_appender(C& container, std::size_t) : c(container) {
+    c.clear();
+    last = c.before_begin();
+  }
+  BIN_SERIALIZER_INLINE auto& next() {
+    last = c.emplace_after(last);
+    return *last;
+  }
+  void finish() noexcept {}
+};
+
+// For a container that cannot grow one element at a time (std::valarray: its
+// resize() discards the values): the elements are decoded into a std::vector
+// and handed over at the end with Build::adopt(container, std::move(vector)).
+template <class C, class Build, class E = typename C::value_type>
+struct staged_appender {
+  C& c;
+  std::vector<E> staged;
+  staged_appender(C& container, std::size_t reserve) : c(container) { staged.reserve(reserve); }
+  BIN_SERIALIZER_INLINE E& next() { return staged.emplace_back(); }
+  std::vector<E>& block() noexcept { return staged; } // object-bytes elements: one copy
+  void finish() { Build::adopt(c, std::move(staged)); }
+};
+
+// Reads [count][count elements] through an Appender (above).
+template <class E, class Appender, class R, class C>
+bool read_sequence(R& r, C& c) {
+  refuse_pointers<R::opts, E>();
+  require_default_constructible<E>();
+  std::size_t n = 0;
+  if (!r.read_length(n, min_size_of<R::opts, E>())) return false;
+  Appender out(c, reserve_hint<E>(n, r.remaining()));
+  bool ok = false;
+  if constexpr (is_object_bytes<R::opts, E>() && requires { out.block(); }) {
+    ok = read_object_bytes_into(r, out.block(), n);
+  } else {
+    ok = read_elements<E>(r, n, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
+      for (std::size_t i = 0; i < n; ++i)
+        if (!read_element(in, out.next())) return false;
+      return true;
+    });
+  }
+  out.finish();
+  return ok;
+}
+
+// A whole codec for C, encoded as [count][count elements] (the bytes of the
+// std::vector with the same elements). The family supplies the Appender;
+// everything else, the facts included, is here.
+template <class C, class Appender, class E = typename C::value_type>
+struct sequence_codec {
+  // What Serializable<T> checks inside (core/classify.hpp), and what the
+  // container borrows from (core/shape.hpp).
+  using elements = type_list<E>;
+
+  // Fingerprint (core/schema_tokens.hpp): SEQUENCE, then the element.
+  template <class H>
+  static constexpr void schema(H& h) {
+    h.token(schema::t_sequence);
+    h.template type<E>();
+  }
+
+  template <options Opts>
+  static constexpr codec_facts facts{.min_size = length_prefix_min<Opts>, .has_size = true};
+
+  template <class W>
+  static bool write(W& w, const C& c) {
+    if constexpr (std::ranges::contiguous_range<const C>)
+      return write_counted(w, std::ranges::data(c), sequence_count(c));
+    else
+      return w.write_length(sequence_count(c)) && write_each(w, c);
+  }
+
+  template <options Opts>
+  static constexpr std::size_t size(const C& c) {
+    const std::size_t n = sequence_count(c);
+    return length_prefix_size<Opts>(n) + elements_size<Opts, E>(c, n);
+  }
+
+  template <class R>
+  static bool read(R& r, C& c) {
+    return read_sequence<E, Appender>(r, c);
+  }
+};
 
 // ---- associative containers (map.hpp, set.hpp) --------------------------------
 

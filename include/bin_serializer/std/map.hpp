@@ -1,5 +1,6 @@
 // std::map, std::multimap, std::unordered_map, std::unordered_multimap:
-//   [uint64 count][count entries, each: key, then mapped value]
+//   [count][count entries, each: key, then mapped value]
+// (the count is the format's length prefix, format/<name>.hpp)
 //
 // Entries go out in the container's iteration order (sorted for the ordered
 // maps; for the unordered ones, whatever order the implementation iterates).
@@ -31,15 +32,16 @@ struct map_codec {
   // What Serializable<T> checks inside (core/classify.hpp).
   using elements = detail::type_list<key_type, mapped_type>;
 
-  // Fingerprint (frame/schema_tokens.hpp): MAP, then key and value.
+  // Fingerprint (core/schema_tokens.hpp): MAP, then key and value.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_map);
     h.template type<key_type, mapped_type>();
   }
 
+  // What the library knows of the encoding (core/codec_facts.hpp).
   template <options Opts>
-  static constexpr std::size_t min_size = length_prefix_min<Opts>;
+  static constexpr codec_facts facts{.min_size = length_prefix_min<Opts>, .has_size = true};
 
   template <class W>
   static bool write(W& w, const M& m) {

@@ -22,7 +22,7 @@ struct codec<std::optional<T>> {
   // What Serializable<T> checks inside (core/classify.hpp).
   using elements = detail::type_list<T>;
 
-  // Fingerprint (frame/schema_tokens.hpp): OPTIONAL, then the value.
+  // Fingerprint (core/schema_tokens.hpp): OPTIONAL, then the value.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_optional);
@@ -30,21 +30,22 @@ struct codec<std::optional<T>> {
   }
   using optional_type = std::optional<T>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
-  template <options Opts>
-  static constexpr bool trusted_size = detail::shape<Opts, T>::presizable();
-
   // The presence byte goes through serialize_field like any uint8_t, so each
   // wire format encodes it with its own leaf rules.
   using flag_type = std::uint8_t;
 
+  // What the library knows of the encoding (core/codec_facts.hpp). size() is
+  // exact: trusted for presizing when the value's is (core/shape.hpp asks
+  // the `elements`).
   template <options Opts>
-  static constexpr std::size_t min_size = sizeof(flag_type);
-
-  template <options Opts>
-    requires BoundedSize<T, Opts>
-  static constexpr std::size_t max_size =
-      sizeof(flag_type) + detail::std_codec::max_size_of_decayed<Opts, T>();
+  static constexpr codec_facts facts{
+      .min_size = sizeof(flag_type),
+      .max_size = BoundedSize<T, Opts>
+                      ? sizeof(flag_type) + detail::std_codec::max_size_of_decayed<Opts, T>()
+                      : codec_facts::unbounded,
+      .has_size = true,
+      .has_size_bound = true,
+      .trusted_size = true};
 
   template <class W>
   static bool write(W& w, const optional_type& o) {

@@ -1,5 +1,6 @@
 // std::set, std::multiset, std::unordered_set, std::unordered_multiset:
-//   [uint64 count][count keys]
+//   [count][count keys]
+// (the count is the format's length prefix, format/<name>.hpp)
 //
 // Keys go out in the container's iteration order. Decoding clears the target
 // and inserts key by key (at end(), so sorted input costs O(1) per key). A key
@@ -26,15 +27,16 @@ struct set_codec {
   // What Serializable<T> checks inside (core/classify.hpp).
   using elements = detail::type_list<key_type>;
 
-  // Fingerprint (frame/schema_tokens.hpp): SET, then the key.
+  // Fingerprint (core/schema_tokens.hpp): SET, then the key.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_set);
     h.template type<key_type>();
   }
 
+  // What the library knows of the encoding (core/codec_facts.hpp).
   template <options Opts>
-  static constexpr std::size_t min_size = length_prefix_min<Opts>;
+  static constexpr codec_facts facts{.min_size = length_prefix_min<Opts>, .has_size = true};
 
   template <class W>
   static bool write(W& w, const S& s) {

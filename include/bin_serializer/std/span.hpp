@@ -1,4 +1,5 @@
-// std::span<T, E>: [uint64 count][count elements], the bytes of std::vector<T>.
+// std::span<T, E>: [count][count elements], the bytes of std::vector<T> (the
+// count is the format's length prefix, format/<name>.hpp).
 //
 // Any span can be serialized. Decoding is zero-copy and limited to spans of
 // const bytes (std::byte, char, signed/unsigned char, char8_t; std::uint8_t is
@@ -27,10 +28,13 @@ inline constexpr bool is_byte_like =
 
 template <class T, std::size_t Extent>
 struct codec<std::span<T, Extent>> {
-  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
-  static constexpr bool borrows = true;
+  // What the library knows of the encoding (core/codec_facts.hpp). A decoded
+  // value points into the input bytes (core/shape.hpp, borrows_input_v).
+  template <options Opts>
+  static constexpr codec_facts facts{
+      .min_size = detail::std_codec::length_prefix_min<Opts>, .has_size = true, .borrows = true};
 
-  // Fingerprint (frame/schema_tokens.hpp): SEQUENCE (a count at any extent), then the element.
+  // Fingerprint (core/schema_tokens.hpp): SEQUENCE (a count at any extent), then the element.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_sequence);
@@ -38,9 +42,6 @@ struct codec<std::span<T, Extent>> {
   }
   using span_type = std::span<T, Extent>;
   using element_type = std::remove_cv_t<T>;
-
-  template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const span_type& s) {

@@ -40,21 +40,23 @@ template <class CharT, class Traits, class Alloc>
   requires detail::is_char_type<CharT>
 struct codec<std::basic_string<CharT, Traits, Alloc>> {
 
-  // Fingerprint (frame/schema_tokens.hpp): STRING and the character size.
+  // Fingerprint (core/schema_tokens.hpp): STRING and the character size.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_string, sizeof(CharT));
   }
   using string_type = std::basic_string<CharT, Traits, Alloc>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
+  // What the library knows of the encoding (core/codec_facts.hpp): the
+  // length prefix at least; size() exact, trusted for presizing
+  // (cursor/presized_writer.hpp); a leaf, holding no nested values, so it
+  // does not count against opts.max_depth.
   template <options Opts>
-  static constexpr bool trusted_size = true;
-  // The length prefix, at least (core/shape.hpp).
-  template <options Opts>
-  static constexpr std::size_t min_size = detail::format_of<Opts>::length_min;
-  // Holds no nested values: does not count against opts.max_depth.
-  static constexpr bool leaf = true;
+  static constexpr codec_facts facts{.min_size = detail::format_of<Opts>::length_min,
+                                     .has_size = true,
+                                     .has_size_bound = true,
+                                     .trusted_size = true,
+                                     .leaf = true};
 
   // Characters are copied as one block when the format encodes them as their
   // object bytes; otherwise each is the format's encoding of the scalar

@@ -30,20 +30,21 @@ namespace bin_serializer {
 template <class CharT, class Traits>
   requires detail::is_char_type<CharT>
 struct codec<std::basic_string_view<CharT, Traits>> {
-  // Holds no nested values: does not count against opts.max_depth.
-  static constexpr bool leaf = true;
-  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
-  static constexpr bool borrows = true;
+  // What the library knows of the encoding (core/codec_facts.hpp). A leaf:
+  // holds no nested values, so does not count against opts.max_depth. A
+  // decoded value points into the input bytes (borrows_input_v).
+  template <options Opts>
+  static constexpr codec_facts facts{.min_size = detail::std_codec::length_prefix_min<Opts>,
+                                     .has_size = true,
+                                     .leaf = true,
+                                     .borrows = true};
 
-  // Fingerprint (frame/schema_tokens.hpp): the std::basic_string one.
+  // Fingerprint (core/schema_tokens.hpp): the std::basic_string one.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_string, sizeof(CharT));
   }
   using view_type = std::basic_string_view<CharT, Traits>;
-
-  template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   // The characters are one block when the format encodes them as their
   // object bytes, else each is the format's encoding of the scalar: the

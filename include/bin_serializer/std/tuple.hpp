@@ -22,7 +22,7 @@ struct codec<std::pair<A, B>> {
   // What Serializable<T> checks inside (core/classify.hpp).
   using elements = detail::type_list<std::remove_reference_t<A>, std::remove_reference_t<B>>;
 
-  // Fingerprint (frame/schema_tokens.hpp): TUPLE 2, then both.
+  // Fingerprint (core/schema_tokens.hpp): TUPLE 2, then both.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_tuple, 2);
@@ -30,19 +30,17 @@ struct codec<std::pair<A, B>> {
   }
   using pair_type = std::pair<A, B>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
+  // What the library knows of the encoding (core/codec_facts.hpp).
   template <options Opts>
-  static constexpr bool trusted_size =
-      detail::shape<Opts, A>::presizable() && detail::shape<Opts, B>::presizable();
-
-  template <options Opts>
-  static constexpr std::size_t min_size =
-      detail::std_codec::min_size_of<Opts, A>() + detail::std_codec::min_size_of<Opts, B>();
-
-  template <options Opts>
-    requires(BoundedSize<A, Opts> && BoundedSize<B, Opts>)
-  static constexpr std::size_t max_size = detail::std_codec::max_size_of_decayed<Opts, A>() +
-                                          detail::std_codec::max_size_of_decayed<Opts, B>();
+  static constexpr codec_facts facts{.min_size = detail::std_codec::min_size_of<Opts, A>() +
+                                                 detail::std_codec::min_size_of<Opts, B>(),
+                                     .max_size =
+                                         BoundedSize<A, Opts> && BoundedSize<B, Opts>
+                                             ? detail::std_codec::max_size_of_decayed<Opts, A>() +
+                                                   detail::std_codec::max_size_of_decayed<Opts, B>()
+                                             : codec_facts::unbounded,
+                                     .has_size = true,
+                                     .trusted_size = true}; // with its elements' (core/shape.hpp)
 
   template <class W>
   static bool write(W& w, const pair_type& p) {
@@ -68,7 +66,7 @@ struct codec<std::tuple<Ts...>> {
   // What Serializable<T> checks inside (core/classify.hpp).
   using elements = detail::type_list<std::remove_reference_t<Ts>...>;
 
-  // Fingerprint (frame/schema_tokens.hpp): TUPLE n, then each.
+  // Fingerprint (core/schema_tokens.hpp): TUPLE n, then each.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_tuple, sizeof...(Ts));
@@ -76,17 +74,15 @@ struct codec<std::tuple<Ts...>> {
   }
   using tuple_type = std::tuple<Ts...>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
+  // What the library knows of the encoding (core/codec_facts.hpp).
   template <options Opts>
-  static constexpr bool trusted_size = (detail::shape<Opts, Ts>::presizable() && ...);
-
-  template <options Opts>
-  static constexpr std::size_t min_size = (detail::std_codec::min_size_of<Opts, Ts>() + ... + 0);
-
-  template <options Opts>
-    requires(BoundedSize<Ts, Opts> && ...)
-  static constexpr std::size_t max_size =
-      (detail::std_codec::max_size_of_decayed<Opts, Ts>() + ... + 0);
+  static constexpr codec_facts facts{
+      .min_size = (detail::std_codec::min_size_of<Opts, Ts>() + ... + 0),
+      .max_size = (BoundedSize<Ts, Opts> && ...)
+                      ? (detail::std_codec::max_size_of_decayed<Opts, Ts>() + ... + 0)
+                      : codec_facts::unbounded,
+      .has_size = true,
+      .trusted_size = true}; // with its elements' (core/shape.hpp)
 
   template <class W>
   static bool write(W& w, const tuple_type& t) {

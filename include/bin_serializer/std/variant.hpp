@@ -34,20 +34,15 @@ namespace bin_serializer {
 template <>
 struct codec<std::monostate> {
 
-  // Fingerprint (frame/schema_tokens.hpp): MONOSTATE.
+  // Fingerprint (core/schema_tokens.hpp): MONOSTATE.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_monostate);
   }
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
-  template <options Opts>
-  static constexpr bool trusted_size = true;
-  template <options Opts>
-  static constexpr std::size_t min_size = 0;
-
-  template <options Opts>
-  static constexpr std::size_t max_size = 0;
+  // Nothing to encode (core/codec_facts.hpp): 0 bytes, in every format.
+  static constexpr codec_facts facts{
+      .min_size = 0, .max_size = 0, .has_size = true, .trusted_size = true};
 
   template <class W>
   static constexpr bool write(W&, const std::monostate&) noexcept {
@@ -70,7 +65,7 @@ struct codec<std::variant<Ts...>> {
   // What Serializable<T> checks inside (core/classify.hpp).
   using elements = detail::type_list<Ts...>;
 
-  // Fingerprint (frame/schema_tokens.hpp): VARIANT n, then each alternative.
+  // Fingerprint (core/schema_tokens.hpp): VARIANT n, then each alternative.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_variant, sizeof...(Ts));
@@ -78,24 +73,23 @@ struct codec<std::variant<Ts...>> {
   }
   using variant_type = std::variant<Ts...>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
-  template <options Opts>
-  static constexpr bool trusted_size = (detail::shape<Opts, Ts>::presizable() && ...);
   using index_type = std::uint32_t;
   using indices = std::index_sequence_for<Ts...>;
 
   static_assert(sizeof...(Ts) <= std::size_t{0xFFFFFFFF},
                 "bin_serializer: a variant's index is encoded as a uint32_t");
 
+  // What the library knows of the encoding (core/codec_facts.hpp).
   template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::min_size_of<Opts, index_type>() +
-                                          std::min({detail::std_codec::min_size_of<Opts, Ts>()...});
-
-  template <options Opts>
-    requires(BoundedSize<Ts, Opts> && ...)
-  static constexpr std::size_t max_size =
-      detail::std_codec::max_size_of_decayed<Opts, index_type>() +
-      std::max({detail::std_codec::max_size_of_decayed<Opts, Ts>()...});
+  static constexpr codec_facts facts{
+      .min_size = detail::std_codec::min_size_of<Opts, index_type>() +
+                  std::min({detail::std_codec::min_size_of<Opts, Ts>()...}),
+      .max_size = (BoundedSize<Ts, Opts> && ...)
+                      ? detail::std_codec::max_size_of_decayed<Opts, index_type>() +
+                            std::max({detail::std_codec::max_size_of_decayed<Opts, Ts>()...})
+                      : codec_facts::unbounded,
+      .has_size = true,
+      .trusted_size = true}; // with its alternatives' (core/shape.hpp)
 
   template <class W>
   static bool write(W& w, const variant_type& v) {

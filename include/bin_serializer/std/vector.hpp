@@ -1,5 +1,6 @@
-// std::vector<T, A>:    [uint64 count][count elements]
-// std::vector<bool, A>: [uint64 count][count bytes, each 0 or 1]
+// std::vector<T, A>:    [count][count elements]
+// std::vector<bool, A>: [count][count bytes, each 0 or 1]
+// (the count is the format's length prefix, format/<name>.hpp)
 //
 // Elements whose encoding is their object bytes (trivially copyable, nothing
 // the format checks such as bool or a ranged enum, no pointer; see
@@ -24,7 +25,7 @@ struct codec<std::vector<T, A>> {
   // What Serializable<T> checks inside (core/classify.hpp).
   using elements = detail::type_list<T>;
 
-  // Fingerprint (frame/schema_tokens.hpp): SEQUENCE, then the element.
+  // Fingerprint (core/schema_tokens.hpp): SEQUENCE, then the element.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_sequence);
@@ -32,12 +33,14 @@ struct codec<std::vector<T, A>> {
   }
   using vector_type = std::vector<T, A>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
+  // What the library knows of the encoding (core/codec_facts.hpp). size() is
+  // exact: trusted for presizing (cursor/presized_writer.hpp) when the
+  // elements' sizes are.
   template <options Opts>
-  static constexpr bool trusted_size = detail::shape<Opts, T>::presizable();
-
-  template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
+  static constexpr codec_facts facts{.min_size = detail::std_codec::length_prefix_min<Opts>,
+                                     .has_size = true,
+                                     .has_size_bound = true,
+                                     .trusted_size = true};
 
   template <class W>
   BIN_SERIALIZER_INLINE static bool write(W& w, const vector_type& v) {
@@ -109,7 +112,7 @@ struct codec<std::vector<T, A>> {
 template <class A>
 struct codec<std::vector<bool, A>> {
 
-  // Fingerprint (frame/schema_tokens.hpp): SEQUENCE of bool.
+  // Fingerprint (core/schema_tokens.hpp): SEQUENCE of bool.
   template <class H>
   static constexpr void schema(H& h) {
     h.token(detail::schema::t_sequence);
@@ -117,15 +120,14 @@ struct codec<std::vector<bool, A>> {
   }
   using vector_type = std::vector<bool, A>;
 
-  // size<Opts>() is exact; see cursor/presized_writer.hpp.
+  // What the library knows of the encoding (core/codec_facts.hpp).
   template <options Opts>
-  static constexpr bool trusted_size = true;
+  static constexpr codec_facts facts{.min_size = detail::std_codec::length_prefix_min<Opts>,
+                                     .has_size = true,
+                                     .trusted_size = true};
 
   // Bytes staged on the stack per write_bytes / read_bytes call.
   static constexpr std::size_t block = 256;
-
-  template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const vector_type& v) {

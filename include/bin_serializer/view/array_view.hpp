@@ -1,7 +1,8 @@
 // array_view<T>: a read-only, non-owning view of T elements stored in some
 // other memory, typically the input bytes a message was decoded from.
 //
-// Wire: [count][count elements], the bytes of std::vector<T>. Decoding
+// Wire: [count][count elements], the bytes of std::vector<T> (the count is the
+// format's length prefix, format/<name>.hpp). Decoding
 // from a contiguous source (Buffer, FixedBuffer, BufferView) points the view
 // into the input: no allocation, no copy. The elements may sit at any address
 // (the wire has no alignment), so the view never hands out a T& or T*: each
@@ -213,14 +214,14 @@ consteval bool viewable_element() {
 
 template <class T>
 struct codec<array_view<T>> {
-  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
-  static constexpr bool borrows = true;
+  // What the library knows of the encoding (core/codec_facts.hpp). A decoded
+  // value points into the input bytes (core/shape.hpp, borrows_input_v).
+  template <options Opts>
+  static constexpr codec_facts facts{
+      .min_size = detail::std_codec::length_prefix_min<Opts>, .has_size = true, .borrows = true};
   using view_type = array_view<T>;
   // Same bytes as std::vector<T>, so the same schema fingerprint.
   using schema_equivalent = std::vector<T>;
-
-  template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const view_type& v) {

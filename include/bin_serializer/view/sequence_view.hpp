@@ -10,7 +10,8 @@
 //   };
 //   for (const FuelFigureView& f : car.fuel_figures) use(f.usage_description);
 //
-// Wire: [count][count elements], the bytes of std::vector<T>.
+// Wire: [count][count elements], the bytes of std::vector<T> (the count is the
+// format's length prefix, format/<name>.hpp).
 //
 // Why it exists: decoding into std::vector<FuelFigureView> allocates the
 // vector the first time. A sequence_view allocates never: decoding checks
@@ -155,14 +156,14 @@ private:
 
 template <class T, wire_format Format>
 struct codec<sequence_view<T, Format>> {
-  // A decoded value points into the input bytes (core/shape.hpp, borrows_input_v).
-  static constexpr bool borrows = true;
+  // What the library knows of the encoding (core/codec_facts.hpp). A decoded
+  // value points into the input bytes (core/shape.hpp, borrows_input_v).
+  template <options Opts>
+  static constexpr codec_facts facts{
+      .min_size = detail::std_codec::length_prefix_min<Opts>, .has_size = true, .borrows = true};
   using view_type = sequence_view<T, Format>;
   // Same bytes as std::vector<T>, so the same schema fingerprint.
   using schema_equivalent = std::vector<T>;
-
-  template <options Opts>
-  static constexpr std::size_t min_size = detail::std_codec::length_prefix_min<Opts>;
 
   template <class W>
   static bool write(W& w, const view_type& v) {
