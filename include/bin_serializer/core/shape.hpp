@@ -279,8 +279,7 @@ struct shape_of<Opts, T, category::codec> {
       // The types its values hold, as the classification lists them
       // (core/classify.hpp): its `elements`, else its template arguments
       // (the empty ones are skipped by argument_borrows).
-      return any_argument_borrows<Opts, Depth - 1>(
-          typename decltype(facts_of<Opts, T>)::nested{});
+      return any_argument_borrows<Opts, Depth - 1>(typename decltype(facts_of<Opts, T>)::nested{});
   }
   static consteval bool validates() { return facts.validates; }
   static std::size_t invalid_at(const unsigned char* p) noexcept {

@@ -81,10 +81,10 @@ struct codec<std::array<T, N>> {
       // would be (core/classify.hpp): in the host's layout whatever their
       // checks (the block's checks are the array's: validates), elsewhere
       // when its memory is its elements' encodings back to back.
-      .in_block = detail::format_of<Opts>::host_layout
-                      ? detail::copies_in_block<Opts, T>()
-                      : N != 0 && sizeof(array_type) == N * sizeof(T) &&
-                            detail::copies_in_block<Opts, T>(),
+      .in_block =
+          detail::format_of<Opts>::host_layout
+              ? detail::copies_in_block<Opts, T>()
+              : N != 0 && sizeof(array_type) == N * sizeof(T) && detail::copies_in_block<Opts, T>(),
       .validates =
           N != 0 && sizeof(array_type) == N * sizeof(T) && detail::shape<Opts, T>::validates(),
       .has_size = true,
