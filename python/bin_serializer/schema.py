@@ -334,12 +334,12 @@ class _Gen:
                     raise DescriptionError(f"{fw}: since {since}, but versions {versions} put it in version {first}")
             ident = _ident(fname, names, "field")
             h = self.hint(_need(f, "type", dict, fw), f"{where}.{ident}", d, stack + [pyname])
-            comment = "" if ident == fname else f"  # C++ name: {json.dumps(fname)[:80]}"
+            comment = "" if ident == fname else f"  # C++ name: {json.dumps(fname[:80])}"
             lines.append(f"    {ident}: {h}{comment}")
-        body = [f"@dataclass", f"class {pyname}:", f'    """C++ {json.dumps(cname)[1:-1][:200]}"""',
+        body = ["@dataclass", f"class {pyname}:", f'    """C++ {json.dumps(cname[:200])[1:-1]}"""',
                 *lines]
         if versions is not None:
-            body.append(f"    __bin_serializer_versions__ = ({', '.join(map(str, versions))},)")
+            body.append(f"    __bin_serializer_versions__ = {tuple(versions)!r}")
         if self.fmt == "native" and versions is None:
             body.append(f"    __trivially_copyable__ = {bulk is not None}")
         self.classes.append("\n".join(body))
@@ -386,7 +386,7 @@ def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, s
             mod, _, attr = spec.partition(":")
             out.append(f"from {mod} import {attr} as {alias}")
         else:
-            out.append(f"from bin_serializer.schema import _custom as {alias}  # {json.dumps(cname)[:80]}")
+            out.append(f"from bin_serializer.schema import _custom as {alias}  # {json.dumps(cname[:80])}")
     out += ["", "FORMAT = " + repr(fmt), f"FINGERPRINT = {fp}", f"MESSAGE_ID = {mid}", ""]
     for block in g.classes:
         out += ["", block, ""]
@@ -402,25 +402,38 @@ _custom: Any = None  # placeholder target of a custom alias while a module is ex
 def generate(description: Any, customs: "Mapping[str, str] | None" = None) -> str:
     """The source of a typed module for a description: its dataclasses, then
     FORMAT, FINGERPRINT (an int), MESSAGE_ID and ROOT (the root type). customs:
-    C++ name of a custom-codec type -> "module:attribute" of its Python hint."""
+    C++ name of a custom-codec type -> "module:attribute" of its Python hint
+    (imported, to check the module's fingerprint against the description's
+    before it is returned)."""
     desc = parse(description)
     customs = dict(customs or {})
+    hints = {}
     for k, v in customs.items():
         if not (isinstance(v, str) and re.fullmatch(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", v)):
             raise DescriptionError(f"custom {k!r}: give 'module:attribute', not {v!r:.80}")
-    return _source(desc, customs, customs)[0]
+        mod, _, attr = v.partition(":")
+        try:
+            import importlib
+            hints[k] = getattr(importlib.import_module(mod), attr)
+        except (ImportError, AttributeError) as e:
+            raise DescriptionError(f"custom {k!r}: cannot import {v}: {e}") from None
+    _load(desc, hints, True)  # the module the source defines has the description's fingerprint
+    return _source(desc, hints, customs)[0]
 
 
-def load(description: Any, customs: "Mapping[str, Any] | None" = None) -> Any:
+def load(description: Any, customs: "Mapping[str, Any] | None" = None, *, check_fingerprint: bool = True) -> Any:
     """The root type of a description, built at run time: a dataclass for a
     struct (nested structs are nested dataclasses), with the description's
     message id, evolvable versions and, in native, whether C++ copies it as a
     block. customs: C++ name of a custom-codec type -> the Python hint that
     gives its bytes (e.g. i64). The result's fingerprint
     (``bin_serializer.message.schema_hash(T, format)``) is checked against the
-    description's: a mismatch raises DescriptionError."""
-    desc = parse(description)
-    customs = dict(customs or {})
+    description's: a mismatch raises DescriptionError (check_fingerprint=False
+    skips that, for a description written by hand)."""
+    return _load(parse(description), dict(customs or {}), check_fingerprint)
+
+
+def _load(desc: dict, customs: dict, check_fingerprint: bool) -> Any:
     source, g = _source(desc, customs, None)
     import typing
     ns: dict = {"__name__": __name__}  # dataclass() looks the module up in sys.modules
@@ -434,6 +447,8 @@ def load(description: Any, customs: "Mapping[str, Any] | None" = None) -> Any:
         cls = ns[block.split("class ", 1)[1].split(":", 1)[0]]
         cls.__annotations__ = typing.get_type_hints(cls, globalns=ns, include_extras=True)
     root = eval(source.rsplit("ROOT = ", 1)[1].strip(), ns)  # noqa: S307 - an annotation we wrote
+    if not check_fingerprint:
+        return root
     from .message import schema_hash
     try:
         got = schema_hash(root, desc["format"])

@@ -1,0 +1,383 @@
+"""C++ type descriptions (docs/schema.md) -> Python: bin_serializer.schema.load
+and `python -m bin_serializer generate`.
+
+For every golden description of tests/frame/golden/: the loaded type's
+fingerprint is the C++ one, a value round-trips (plain and framed), and where
+spec/vectors/ holds C++ bytes of that type, the loaded type reads them and
+writes the same bytes. The generated modules give the same fingerprints and
+pass mypy --strict. Hostile descriptions raise DescriptionError."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bin_serializer import DecodeError, decode, encode
+from bin_serializer._schema import (ArrayN, BitsetN, BoolN, BytesN, ListN, MapN, MonostateN, OptionalN, ScalarN,
+                                    SetN, StrN, StructN, TupleN, VariantN, build_node)
+from bin_serializer.errors import DescriptionError, SchemaError
+from bin_serializer.message import decode_message, encode_message, message_id, schema_hash
+from bin_serializer.schema import MAX_DEPTH, generate, load
+from bin_serializer.types import Monostate, Variant, i64
+from bin_serializer.vectors import hint_from_descriptor
+
+REPO = Path(__file__).resolve().parents[2]
+GOLDEN = REPO / "tests" / "frame" / "golden"
+VECTORS = REPO / "spec" / "vectors"
+GOLDENS = sorted(GOLDEN.glob("*.json"))
+CUSTOMS = {"schema_json_test::Money": i64}  # its C++ codec writes the int64 cents
+CUSTOM_ARGS = {"schema_json_test::Money": "bin_serializer.types:i64"}
+# golden description -> C++ golden vector of the same type ("list": the vector holds a std::vector of it)
+VECTOR_OF = {"person": ("person", False), "car": ("car", False), "tick": ("tick", False),
+             "monster": ("monsters", True)}
+
+
+def _desc(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _stem(path: Path) -> "tuple[str, str]":
+    name, fmt = path.stem.rsplit(".", 1)
+    return name, fmt
+
+
+def test_every_golden_is_here():
+    assert {_stem(p)[0] for p in GOLDENS} >= {"person", "car", "monster", "tick", "large_struct", "profile_v3",
+                                               "order", "everything"}
+    assert len(GOLDENS) == 24
+
+
+def sample(node, depth: int = 0):
+    """A value of every part of `node` (recursive structs end in empty lists)."""
+    if isinstance(node, ScalarN):
+        if node.enum not in (False, True):
+            return node.enum[1]
+        if node.spec.is_float:
+            return 1.5
+        if node.spec.is_char:
+            return 0x41
+        return -3 if node.spec.signed else 200
+    if isinstance(node, BoolN):
+        return True
+    if isinstance(node, StrN):
+        return "h\u00e9llo"
+    if isinstance(node, BytesN):
+        return b"\x01\x02"
+    if isinstance(node, BitsetN):
+        return 0b101 & ((1 << node.n) - 1)
+    if isinstance(node, MonostateN):
+        return Monostate()
+    if isinstance(node, ListN):
+        if node.text:
+            return [0x48, 0x20AC]
+        items = [] if depth > 3 else [sample(node.elem, depth + 1) for _ in range(2)]
+        if isinstance(node.elem, (BoolN, ScalarN)) and items:
+            items = items[:1] + [type(items[0])(0)]
+        return tuple(items) if node.container == "tuple" else items
+    if isinstance(node, ArrayN):
+        items = [sample(node.elem, depth + 1) for _ in range(node.n)]
+        return tuple(items) if node.container == "tuple" else items
+    if isinstance(node, OptionalN):
+        return sample(node.inner, depth + 1)
+    if isinstance(node, VariantN):
+        return Variant(len(node.alts) - 1, sample(node.alts[-1], depth + 1))
+    if isinstance(node, TupleN):
+        return tuple(sample(e, depth + 1) for e in node.elems)
+    if isinstance(node, MapN):
+        return {sample(node.key, depth + 1): sample(node.value, depth + 1)}
+    if isinstance(node, SetN):
+        return (frozenset if node.frozen else set)([sample(node.elem, depth + 1)])
+    if isinstance(node, StructN):
+        return node.cls(**{name: sample(f, depth + 1) for name, f in node.fields})
+    raise AssertionError(f"no sample for {node.describe()}")
+
+
+@pytest.mark.parametrize("path", GOLDENS, ids=lambda p: p.stem)
+def test_golden_loads_with_the_cpp_fingerprint(path):
+    desc = _desc(path)
+    fmt = desc["format"]
+    T = load(path.read_text(encoding="utf-8"), customs=CUSTOMS)
+    assert dataclasses.is_dataclass(T)
+    assert schema_hash(T, fmt) == int(desc["fingerprint"], 16)
+    assert message_id(T) == desc["message_id"]
+    # the dict form and bytes give the same type shape
+    assert schema_hash(load(desc, customs=CUSTOMS), fmt) == int(desc["fingerprint"], 16)
+    assert schema_hash(load(path.read_bytes(), customs=CUSTOMS), fmt) == int(desc["fingerprint"], 16)
+
+
+@pytest.mark.parametrize("path", GOLDENS, ids=lambda p: p.stem)
+def test_golden_value_round_trips(path):
+    desc = _desc(path)
+    fmt = desc["format"]
+    T = load(desc, customs=CUSTOMS)
+    value = sample(build_node(T))
+    data = encode(value, fmt)
+    assert decode(T, data, fmt) == value
+    framed = encode_message(value, fmt)
+    assert decode_message(T, framed, fmt) == value
+    assert int.from_bytes(framed[8:16], "little") == int(desc["fingerprint"], 16)
+
+
+def _plain(v):
+    """A decoded value without its classes: dataclasses as dicts, enums as ints."""
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return {f.name: _plain(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if isinstance(v, enum.Enum):
+        return int(v)
+    if isinstance(v, (bytes, bytearray)):
+        return list(v)  # a std::vector<uint8_t>: bytes in the vectors' schema, list[u8] from a description
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return [[_plain(k), _plain(x)] for k, x in v.items()]
+    return v
+
+
+def _vector_cases():
+    out = []
+    for path in GOLDENS:
+        name, fmt = _stem(path)
+        if name in VECTOR_OF:
+            vec, as_list = VECTOR_OF[name]
+            out.append(pytest.param(path, VECTORS / fmt / f"{vec}.bin", as_list, id=f"{fmt}/{name}"))
+    return out
+
+
+@pytest.mark.parametrize("path,binary,as_list", _vector_cases())
+def test_golden_type_reads_and_writes_the_cpp_bytes(path, binary, as_list):
+    if not binary.exists():
+        pytest.skip(f"no vector {binary}")
+    fmt = _desc(path)["format"]
+    if fmt == "native" and sys.byteorder != "little":
+        pytest.skip("native vectors are little-endian")
+    T = load(path.read_text(encoding="utf-8"))
+    hint = list[T] if as_list else T
+    data = binary.read_bytes()
+    value = decode(hint, data, fmt)
+    assert encode(value, fmt, schema=hint) == data
+    # the same value as the vectors' own schema (a hand-written mirror of the C++ type) reads
+    vec = json.loads(binary.with_suffix(".json").read_text(encoding="utf-8"))
+    assert _plain(value) == _plain(decode(hint_from_descriptor(vec["schema"]), data, fmt))
+
+
+@pytest.mark.parametrize("fmt", ["portable", "compact", "native"])
+def test_golden_person_reads_the_cpp_framed_message(fmt):
+    binary = VECTORS / "framed" / fmt / "message_person.bin"
+    if not binary.exists():
+        pytest.skip(f"no vector {binary}")
+    if fmt == "native" and sys.byteorder != "little":
+        pytest.skip("native vectors are little-endian")
+    desc = _desc(GOLDEN / f"person.{fmt}.json")
+    vec = json.loads(binary.with_suffix(".json").read_text(encoding="utf-8"))
+    if int(vec["schema_hash"], 16) != int(desc["fingerprint"], 16):
+        pytest.skip("the framed vector's Person is not the golden's Person")
+    T = load(desc)
+    data = binary.read_bytes()
+    value = decode_message(T, data, fmt)
+    assert encode_message(value, fmt) == data
+
+
+# ---------------------------------------------------------------------------
+# generated modules
+
+
+def _generate_all(tmp_path: Path) -> "list[tuple[Path, dict]]":
+    out = []
+    for path in GOLDENS:
+        module = tmp_path / ("golden_" + path.stem.replace(".", "_") + ".py")
+        module.write_text(generate(path.read_text(encoding="utf-8"), CUSTOM_ARGS), encoding="utf-8")
+        out.append((module, _desc(path)))
+    return out
+
+
+def _import(module: Path):
+    spec = importlib.util.spec_from_file_location(module.stem, module)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[module.stem] = mod  # dataclasses look their module up
+    try:
+        spec.loader.exec_module(mod)
+    except BaseException:
+        del sys.modules[module.stem]
+        raise
+    return mod
+
+
+def test_generated_modules_have_the_cpp_fingerprints(tmp_path):
+    for module, desc in _generate_all(tmp_path):
+        mod = _import(module)
+        try:
+            assert mod.FORMAT == desc["format"]
+            assert mod.FINGERPRINT == int(desc["fingerprint"], 16)
+            assert mod.MESSAGE_ID == desc["message_id"]
+            assert schema_hash(mod.ROOT, mod.FORMAT) == mod.FINGERPRINT, module.name
+            assert message_id(mod.ROOT) == mod.MESSAGE_ID
+            value = sample(build_node(mod.ROOT))
+            assert decode(mod.ROOT, encode(value, mod.FORMAT), mod.FORMAT) == value
+        finally:
+            del sys.modules[module.stem]
+
+
+def test_generated_modules_pass_mypy_strict(tmp_path, backend):
+    if backend != "python":
+        pytest.skip("static check: runs once")
+    if importlib.util.find_spec("mypy") is None:
+        pytest.skip("mypy is not installed")
+    files = [str(m) for m, _ in _generate_all(tmp_path)]
+    cmd = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache")]
+    env = {k: v for k, v in os.environ.items() if k != "MYPYPATH"}
+    got = subprocess.run(cmd + files, capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert got.returncode == 0, got.stdout + got.stderr
+
+
+def test_generate_command(tmp_path, backend):
+    if backend != "python":
+        pytest.skip("runs once")
+    out = tmp_path / "tick_types.py"
+    cmd = [sys.executable, "-m", "bin_serializer", "generate", str(GOLDEN / "tick.portable.json"), "-o", str(out)]
+    got = subprocess.run(cmd, capture_output=True, text=True)
+    assert got.returncode == 0, got.stderr
+    assert "class Tick:" in out.read_text(encoding="utf-8")
+    # to standard output
+    got = subprocess.run(cmd[:-2], capture_output=True, text=True)
+    assert got.returncode == 0 and got.stdout == out.read_text(encoding="utf-8")
+    # errors: exit 2 and a message, no traceback
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    for args in ([str(bad)], [str(tmp_path / "missing.json")], [str(GOLDEN / "everything.portable.json")],
+                 [str(GOLDEN / "tick.portable.json"), "--custom", "nonsense"]):
+        got = subprocess.run([sys.executable, "-m", "bin_serializer", "generate", *args],
+                             capture_output=True, text=True)
+        assert got.returncode == 2, (args, got.stderr)
+        assert "Traceback" not in got.stderr and got.stderr.startswith("bin_serializer generate")
+
+
+def test_custom_needs_its_hint():
+    with pytest.raises(DescriptionError, match="customs="):
+        load((GOLDEN / "everything.portable.json").read_text(encoding="utf-8"))
+
+
+# ---------------------------------------------------------------------------
+# hostile descriptions
+
+
+def _doc(type_node, fmt="portable", fingerprint="0x0000000000000000"):
+    return {"bin_serializer_schema": 1, "format": fmt, "fingerprint": fingerprint, "message_id": 0,
+            "type": type_node}
+
+
+U8 = {"kind": "uint", "size": 1, "encoding": "fixed"}
+
+
+def _nested_sequences(n: int) -> dict:
+    node: dict = U8
+    for _ in range(n):
+        node = {"kind": "sequence", "element": node}
+    return node
+
+
+HOSTILE = {
+    "not json": "{",
+    "empty": "",
+    "json array": "[]",
+    "json null": "null",
+    "json number": "1e999",
+    "not utf-8": b"\xff\xfe{",
+    "deep json arrays": "[" * 100_000 + "]" * 100_000,
+    "deep json objects": '{"a":' * 100_000 + "1" + "}" * 100_000,
+    "huge integer": '{"bin_serializer_schema": ' + "9" * 5000 + "}",
+    "missing keys": {},
+    "schema version 2": {**_doc(U8), "bin_serializer_schema": 2},
+    "format": {**_doc(U8), "format": "xml"},
+    "fingerprint not hex": {**_doc(U8), "fingerprint": "0xZZ"},
+    "message id too big": {**_doc(U8), "message_id": 2**32},
+    "message id bool": {**_doc(U8), "message_id": True},
+    "type not object": _doc([1, 2]),
+    "unknown kind": _doc({"kind": "quaternion"}),
+    "kind not string": _doc({"kind": 7}),
+    "size string": _doc({"kind": "uint", "size": "4", "encoding": "fixed"}),
+    "size bool": _doc({"kind": "uint", "size": True, "encoding": "fixed"}),
+    "size 3": _doc({"kind": "sint", "size": 3, "encoding": "fixed"}),
+    "wrong encoding": _doc({"kind": "uint", "size": 4, "encoding": "varint"}),
+    "deep nesting": _doc(_nested_sequences(100_000)),
+    "nesting past the limit": _doc(_nested_sequences(MAX_DEPTH + 1)),
+    "array 2**62": _doc({"kind": "array", "count": 2**62, "element": U8}),
+    "array float count": _doc({"kind": "array", "count": 1e18, "element": U8}),
+    "nested arrays 2**30": _doc({"kind": "array", "count": 1024, "element": {
+        "kind": "array", "count": 1024, "element": {"kind": "array", "count": 1024, "element": U8}}}),
+    "bitset 2**62": _doc({"kind": "bitset", "bits": 2**62}),
+    "negative count": _doc({"kind": "array", "count": -1, "element": U8}),
+    "string char size 3": _doc({"kind": "string", "char_size": 3}),
+    "ref outside any struct": _doc({"kind": "ref", "name": "A", "depth": 1}),
+    "ref too deep": _doc({"kind": "struct", "name": "A", "fields": [
+        {"name": "a", "type": {"kind": "ref", "name": "B", "depth": 5}}]}),
+    "ref depth 0": _doc({"kind": "struct", "name": "A", "fields": [
+        {"name": "a", "type": {"kind": "sequence", "element": {"kind": "ref", "name": "A", "depth": 0}}}]}),
+    "field not object": _doc({"kind": "struct", "name": "A", "fields": [7]}),
+    "fields not list": _doc({"kind": "struct", "name": "A", "fields": {"a": U8}}),
+    "evolvable versions": _doc({"kind": "evolvable", "name": "A", "versions": [2, 1], "fields": []}),
+    "evolvable since": _doc({"kind": "evolvable", "name": "A", "versions": [1, 2], "fields": [
+        {"name": "a", "since": 2, "type": U8}, {"name": "b", "since": 2, "type": U8}]}),
+    "bulk outside native": _doc({"kind": "struct", "name": "A", "bulk": 1, "fields": [
+        {"name": "a", "type": U8}]}),
+    "enum range outside underlying": _doc({"kind": "enum", "name": "E", "min": 0, "max": 300,
+                                           "underlying": U8}),
+    "enum over float": _doc({"kind": "enum", "name": "E", "underlying": {
+        "kind": "float", "size": 4, "encoding": "fixed"}}),
+    "duration period 0": _doc({"kind": "duration", "unit": None, "num": 0, "den": 1, "rep": U8}),
+    "variant without alternatives": _doc({"kind": "variant", "alternatives": []}),
+    "optional of optional": _doc({"kind": "optional", "value": {"kind": "optional", "value": U8}}),
+    "opaque": _doc({"kind": "opaque", "name": "X", "size": 4}, fmt="native"),
+    "unknown token": _doc({"kind": "unknown", "token": 99}),
+    "custom id": _doc({"kind": "custom", "name": "M", "id": "0x1"}),
+    "fingerprint disagrees": _doc({"kind": "struct", "name": "A", "fields": [{"name": "a", "type": U8}]}),
+    "many nodes": _doc({"kind": "tuple", "elements": [{"kind": "tuple", "elements": [U8] * 1000}] * 1000}),
+}
+
+
+@pytest.mark.parametrize("case", list(HOSTILE), ids=list(HOSTILE))
+def test_hostile_description_is_a_clean_error(case):
+    text = HOSTILE[case]
+    with pytest.raises(DescriptionError):
+        load(text)
+    with pytest.raises(DescriptionError):
+        generate(text)
+    assert issubclass(DescriptionError, SchemaError) and issubclass(DescriptionError, ValueError)
+
+
+def test_awkward_names_become_identifiers():
+    node = {"kind": "struct", "name": "ns::tmpl<int, 3>", "fields": [
+        {"name": "class", "type": U8}, {"name": "1st", "type": U8}, {"name": "a-b", "type": U8},
+        {"name": "x", "type": U8}, {"name": "x", "type": U8}, {"name": 'q"""\\', "type": U8},
+        {"name": "ROOT", "type": U8}]}
+    desc = _doc(node)
+    fp = schema_hash(_shape_hash(desc), "portable")
+    T = load({**desc, "fingerprint": f"{fp:#018x}"})
+    names = [f.name for f in dataclasses.fields(T)]
+    assert len(set(names)) == 7 and all(n.isidentifier() for n in names)
+    assert decode(T, bytes(range(7))) == T(*range(7))
+
+
+def _shape_hash(desc: dict) -> type:
+    """The type of a description whatever its fingerprint says (for building test documents)."""
+    return load(desc, check_fingerprint=False)
+
+
+def test_recursive_struct_round_trips():
+    tree = {"kind": "struct", "name": "Tree", "fields": [
+        {"name": "label", "type": {"kind": "string", "char_size": 1}},
+        {"name": "kids", "type": {"kind": "sequence", "element": {"kind": "ref", "name": "Tree", "depth": 1}}}]}
+    desc = _doc(tree)
+    fp = schema_hash(_shape_hash(desc), "portable")
+    T = load({**desc, "fingerprint": f"{fp:#018x}"})
+    v = T("a", [T("b", []), T("c", [T("d", [])])])
+    assert decode(T, encode(v)) == v
+    with pytest.raises(DecodeError):
+        decode(T, encode(v)[:-1])
