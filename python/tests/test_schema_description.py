@@ -26,7 +26,11 @@ from bin_serializer._schema import (ArrayN, BitsetN, BoolN, BytesN, ListN, MapN,
 from bin_serializer.errors import DescriptionError, SchemaError
 from bin_serializer.message import decode_message, encode_message, message_id, schema_hash
 from bin_serializer.schema import MAX_DEPTH, generate, load
-from bin_serializer.types import Monostate, Variant, i64
+from typing import Annotated, Optional
+
+from bin_serializer.types import (Array, Bitset, Custom, Duration, EnumOf, EnumRange, Monostate, TaggedUnion, Text,
+                                  TimePoint, Variant, char, char16, char32, f32, f64, i8, i16, i32, i64, u8, u16,
+                                  u32, u64)
 from bin_serializer.vectors import hint_from_descriptor
 
 REPO = Path(__file__).resolve().parents[2]
@@ -381,3 +385,113 @@ def test_recursive_struct_round_trips():
     assert decode(T, encode(v)) == v
     with pytest.raises(DecodeError):
         decode(T, encode(v)[:-1])
+
+
+# ---------------------------------------------------------------------------
+# the markers a description maps to, written by hand
+
+
+class Level(enum.IntEnum):
+    LOW = -2
+    MID = 0
+    HIGH = 3
+
+
+@dataclasses.dataclass
+class Named:
+    x: i32
+    label: str
+
+
+@dataclasses.dataclass
+class Tree:
+    name: str
+    children: list[Tree]
+
+
+@dataclasses.dataclass
+class Limits:
+    max_users: u16
+    max_rooms: u16
+    __bin_serializer_versions__ = (1, 2)
+
+
+@dataclasses.dataclass
+class Everything:  # C++ schema_json_test::Everything (tests/frame/test_schema_json.cpp), by hand
+    flag: bool
+    c: char
+    wc: char16
+    big: u64
+    small: i16
+    real: f64
+    level: Annotated[Level, i8, EnumRange(-2, 3)]
+    flags: Annotated[int, EnumOf(u16)]
+    raw: Array[u8, 3]
+    pair_of_names: Array[str, 2]
+    wide: Annotated[list[int], Text(2)]
+    bits: list[bool]
+    keys: set[i32]
+    table: dict[str, Optional[i32]]
+    choice: TaggedUnion[Monostate, i32, str]
+    tup: tuple[i8, f32]
+    mask: Bitset(12)
+    timeout: Duration[i64, "ms"]
+    frames: Duration[i32, (1, 30)]
+    when: TimePoint[i64, "us"]
+    named: Named
+    unnamed: Named
+    traited: Named
+    tree: Tree
+    money: Annotated[i64, Custom(0x4D6F6E6579000001)]
+    cents: i64
+    limits: Limits
+
+
+@pytest.mark.parametrize("fmt", ["portable", "compact", "native"])
+def test_hand_written_markers_have_the_cpp_fingerprint(fmt):
+    desc = _desc(GOLDEN / f"everything.{fmt}.json")
+    assert schema_hash(Everything, fmt) == int(desc["fingerprint"], 16)
+    value = Everything(True, ord("a"), 0x20AC, 2**64 - 1, -5, 0.25, Level.LOW, 7, [1, 2, 3], ["a", "b"],
+                       [0x48, 0x20AC], [True], {1, 2}, {"k": None}, Variant(2, "s"), (-1, 0.5), 0xFFF,
+                       1500, -3, 1_700_000_000_000_000, Named(1, "n"), Named(2, "u"), Named(3, "t"),
+                       Tree("r", [Tree("c", [])]), 1234, 5, Limits(1, 2))
+    data = encode(value, fmt)
+    assert decode(Everything, data, fmt) == value
+    T = load(desc, customs=CUSTOMS)
+    assert encode(decode(T, data, fmt), fmt) == data  # the loaded type reads and writes the same bytes
+
+
+def test_char_is_fixed_in_compact_and_hashes_as_a_char():
+    @dataclasses.dataclass
+    class C:
+        a: char
+        w: char16
+        d: char32
+
+    @dataclasses.dataclass
+    class I:
+        a: i8
+        w: u16
+        d: u32
+
+    assert encode(C(65, 0x20AC, 0x1F600), "compact") == bytes([65]) + (0x20AC).to_bytes(2, "little") + \
+        (0x1F600).to_bytes(4, "little")
+    assert encode(C(65, 0x20AC, 0x1F600), "portable") == encode(I(65, 0x20AC, 0x1F600), "portable")
+    assert schema_hash(C) != schema_hash(I)
+
+
+def test_duration_without_a_period_has_no_fingerprint():
+    @dataclasses.dataclass
+    class D:
+        d: Duration[i64]
+
+    @dataclasses.dataclass
+    class P:
+        d: Duration[i64, "ns"]
+
+    with pytest.raises(SchemaError, match="period"):
+        schema_hash(D)
+    assert decode_message(P, encode_message(P(5))) == P(5)
+    assert encode(D(5)) == encode(P(5))
+    with pytest.raises(ValueError):
+        Duration[i64, "fortnight"]
