@@ -20,6 +20,8 @@ hint                       C++ type                    Python value
 =========================  ==========================  ============================
 ``u8 u16 u32 u64``         ``uint8_t`` ... ``uint64_t``  ``int``
 ``i8 i16 i32 i64``         ``int8_t`` ... ``int64_t``    ``int``
+``char char8 char16``     ``char``, ``char8_t``,        ``int`` (the character code)
+``char32 wchar``           ``char16_t`` ... ``wchar_t``
 ``f32 f64`` (``float``)    ``float`` / ``double``        ``float``
 ``bool``                   ``bool``                      ``bool``
 ``str``                    ``std::string`` (UTF-8)       ``str``
