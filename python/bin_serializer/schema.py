@@ -46,6 +46,8 @@ MAX_DEPTH = 64  # nesting of type nodes (a deeper description is refused)
 MAX_ELEMENTS = 1 << 16  # elements of a fixed array (all nested arrays multiplied) and bits of a bitset
 MAX_TEXT = 16 << 20  # characters of a description text
 MAX_NODES = 1 << 16  # type nodes in one description
+MAX_TOTAL_ELEMENTS = 1 << 20  # elements of all fixed arrays of a description together
+MAX_NAME = 1 << 12  # characters of a type or field name
 
 _FORMATS = ("native", "portable", "compact")
 _INTS = {("uint", 1): "u8", ("uint", 2): "u16", ("uint", 4): "u32", ("uint", 8): "u64",
@@ -81,7 +83,8 @@ def _check_nesting(text: str) -> None:
     description's strings are names)."""
     limit = 4 * MAX_DEPTH + 16  # a node is at most a few JSON levels deep ({"type": {...}}, "fields": [...])
     depth = 0
-    for m in re.finditer(r'[\[\]{}]|"(?:[^"\\]|\\.)*"', text):
+    # a string's closing quote is optional so that every match succeeds: linear time
+    for m in re.finditer(r'[\[\]{}]|"(?:[^"\\]|\\.)*"?', text, re.S):
         c = m.group()
         if c in "[{":
             depth += 1
@@ -103,6 +106,13 @@ def _need(obj: dict, key: str, types: Any, where: str) -> Any:
                                                                           else (types,))):
         raise DescriptionError(f"{where}: {key!r} must be {getattr(types, '__name__', types)}, not {v!r:.80}")
     return v
+
+
+def _name(obj: dict, where: str) -> str:
+    name = _need(obj, "name", str, where)
+    if len(name) > MAX_NAME:
+        raise DescriptionError(f"{where}: a name of {len(name)} characters (at most {MAX_NAME})")
+    return name
 
 
 def _int(obj: dict, key: str, where: str, lo: int, hi: int) -> int:
@@ -143,6 +153,7 @@ class _Gen:
         self.markers: set = set()
         self.nodes = 0
         self.elements = 1
+        self.total_elements = 0
 
     # a node -> (annotation source, hashable?)
     def hint(self, node: Any, where: str, depth: int, stack: list, key: bool = False) -> str:
@@ -177,7 +188,7 @@ class _Gen:
                 lo = _need(node, "min", int, where)
                 hi = _need(node, "max", int, where)
                 size = under["size"]
-                signed = under["kind"] == "sint" or (under["kind"] == "char" and size in (1, 4))
+                signed = under["kind"] == "sint" or (under["kind"] == "char" and size == 1)
                 lim_lo, lim_hi = (-(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1) if signed else (0, (1 << (8 * size)) - 1)
                 if not lim_lo <= lo <= hi <= lim_hi:
                     raise DescriptionError(f"{where}: enum range {lo} .. {hi} does not fit its underlying type")
@@ -187,8 +198,10 @@ class _Gen:
             count = _int(node, "count", where, 0, MAX_ELEMENTS)
             saved = self.elements
             self.elements *= max(1, count)
-            if self.elements > MAX_ELEMENTS:
-                raise DescriptionError(f"{where}: fixed arrays of more than {MAX_ELEMENTS} elements in all")
+            self.total_elements += self.elements
+            if self.elements > MAX_ELEMENTS or self.total_elements > MAX_TOTAL_ELEMENTS:
+                raise DescriptionError(f"{where}: fixed arrays of more than {MAX_ELEMENTS} elements (nested "
+                                       f"arrays multiplied), or {MAX_TOTAL_ELEMENTS} in the description")
             elem = self.hint(_need(node, "element", dict, where), f"{where}.element", d, stack, key)
             self.elements = saved
             self.markers.add("Fixed")
@@ -252,7 +265,7 @@ class _Gen:
         if kind in ("struct", "evolvable"):
             return self.struct(node, kind, where, d, stack, key)
         if kind == "ref":
-            name = _need(node, "name", str, where)
+            name = _name(node, where)
             depth_up = _int(node, "depth", where, 1, len(stack) or 1)
             if depth_up > len(stack):
                 raise DescriptionError(f"{where}: ref {name!r} depth {depth_up}: no enclosing struct there")
@@ -260,7 +273,7 @@ class _Gen:
                 raise DescriptionError(f"{where}: a recursive struct inside a set element or map key")
             return stack[-depth_up]
         if kind == "custom":
-            name = _need(node, "name", str, where)
+            name = _name(node, where)
             cid = _need(node, "id", str, where)
             if not re.fullmatch(r"0x[0-9a-f]{16}", cid):
                 raise DescriptionError(f"{where}: custom id {cid!r:.40} is not 0x and 16 hex digits")
@@ -294,16 +307,12 @@ class _Gen:
         return rep, f"({num}, {den})"
 
     def struct(self, node: dict, kind: str, where: str, d: int, stack: list, key: bool) -> str:
-        cname = _need(node, "name", str, where)
+        cname = _name(node, where)
         fields = _need(node, "fields", list, where)
         if len(fields) > 4096:
             raise DescriptionError(f"{where}: more than 4096 fields")
         if key:
             raise DescriptionError(f"{where}: a struct inside a set element or map key has no Python form here")
-        shape = (cname, json.dumps(node, sort_keys=True))
-        got = self.by_shape.get(shape)
-        if got is not None:
-            return got
         pyname = _ident(cname, self.used, "Struct")
         versions = None
         if kind == "evolvable":
@@ -324,7 +333,7 @@ class _Gen:
             fw = f"{where}.fields[{i}]"
             if not isinstance(f, dict):
                 raise DescriptionError(f"{fw}: a field is a JSON object")
-            fname = _need(f, "name", str, fw)
+            fname = _name(f, fw)
             if f.get("retired"):
                 raise DescriptionError(f"{fw}: retired fields are not supported by this package yet")
             if versions is not None:
@@ -342,6 +351,11 @@ class _Gen:
             body.append(f"    __bin_serializer_versions__ = {tuple(versions)!r}")
         if self.fmt == "native" and versions is None:
             body.append(f"    __trivially_copyable__ = {bulk is not None}")
+        # the same C++ struct met again (same name, same fields) is the same class
+        shape = (cname, kind, tuple(versions or ()), bulk, tuple(lines))
+        got = self.by_shape.get(shape)
+        if got is not None:
+            return got
         self.classes.append("\n".join(body))
         self.by_shape[shape] = pyname
         return pyname
@@ -439,21 +453,27 @@ def _load(desc: dict, customs: dict, check_fingerprint: bool) -> Any:
     ns: dict = {"__name__": __name__}  # dataclass() looks the module up in sys.modules
     try:
         exec(compile(source, "<bin_serializer description>", "exec"), ns)  # noqa: S102 - our own output
-    except SyntaxError as e:  # pragma: no cover - the generator only writes identifiers and numbers
-        raise DescriptionError(f"internal error: generated source does not compile: {e}") from None
+    except (SyntaxError, ValueError, TypeError) as e:  # pragma: no cover - the generator checked every value
+        raise DescriptionError(f"the description's types cannot be built: {e}") from None
     for cname, alias in g.custom_names.items():
         ns[alias] = customs[cname]
     for block in g.classes:
         cls = ns[block.split("class ", 1)[1].split(":", 1)[0]]
         cls.__annotations__ = typing.get_type_hints(cls, globalns=ns, include_extras=True)
     root = eval(source.rsplit("ROOT = ", 1)[1].strip(), ns)  # noqa: S307 - an annotation we wrote
-    if not check_fingerprint:
-        return root
+    from ._schema import build_node
     from .message import schema_hash
     try:
+        build_node(root)  # SchemaError here: a shape the package refuses (e.g. an unhashable set element)
+        if not check_fingerprint:
+            return root
         got = schema_hash(root, desc["format"])
-    except RecursionError:
-        raise DescriptionError("description nests too deeply for the fingerprint") from None
+    except DescriptionError:
+        raise
+    except SchemaError as e:
+        raise DescriptionError(f"the description's types have no Python form: {e}") from None
+    except RecursionError:  # pragma: no cover - MAX_DEPTH keeps the recursion short
+        raise DescriptionError("description nests too deeply") from None
     if got != int(desc["fingerprint"], 16):
         raise DescriptionError(f"the Python type's fingerprint {got:#018x} is not the description's "
                                f"{desc['fingerprint']}: the description disagrees with its own shape")
