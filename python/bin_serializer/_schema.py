@@ -161,8 +161,26 @@ class EnumN(Node):
             if not (spec.min <= int(m) <= spec.max):
                 raise SchemaError(f"{cls.__name__}.{m.name} = {int(m)} does not fit its underlying type {spec.name}")
 
+    @classmethod
+    def ranged(cls, spec: Scalar, lo: int, hi: int) -> "EnumN":
+        """``Annotated[int, EnumOf(i8, lo, hi)]``: a C++ enum with an enum_range and no
+        Python enum class: its values are the plain ints lo .. hi (decoding refuses
+        others, like C++). A class of its own names it in messages; values are ints."""
+        node = cls.__new__(cls)
+        Node.__init__(node)
+        node.cls = type(f"EnumOf({spec.name}, {lo}, {hi})", (int,), {"__slots__": ()})
+        node.spec = spec
+        node.is_flag = False
+        node.members = {v: v for v in range(lo, hi + 1)}
+        node.range = (lo, hi)
+        return node
+
     def describe(self) -> str:
         return self.cls.__name__
+
+
+# EnumOf ranges up to this many values are checked when decoding and encoding
+ENUM_RANGE_CHECKED = 1 << 12
 
 
 class BitsetN(Node):
@@ -448,6 +466,8 @@ class _Builder:
         if en is not None:
             if base is not int:
                 raise SchemaError(f"EnumOf(...) annotates int, not {base!r}")
+            if en.range is not None and en.range[1] - en.range[0] < ENUM_RANGE_CHECKED:
+                return EnumN.ranged(en.rep, *en.range)
             node = ScalarN(en.rep)
             node.enum = en.range if en.range is not None else True
             return node

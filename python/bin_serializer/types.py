@@ -367,8 +367,10 @@ def EnumOf(underlying: Any, min: "int | None" = None, max: "int | None" = None) 
     """``Annotated[int, EnumOf(i8, -2, 3)]``: a C++ enum seen as its underlying
     integer (no Python enum class; what a type description gives, as it does
     not list the enumerators), with the ``enum_range`` it declares, if any.
-    Same bytes as the integer; fingerprinted as an enum. Decoding does not
-    check the range (C++ refuses a value outside it)."""
+    Same bytes as the integer; fingerprinted as an enum. With a range of at
+    most 4096 values, decoding refuses a value outside it (``invalid_enum``,
+    errc ``invalid_value``, as C++) and so does encoding; a wider range is not
+    checked."""
     spec = _scalar_of(underlying)
     if spec is None or spec.is_float:
         raise TypeError(f"EnumOf(underlying) needs an integer marker such as u8, got {underlying!r}")

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from bin_serializer import DecodeError, decode, encode
-from bin_serializer._schema import (ArrayN, BitsetN, BoolN, BytesN, ListN, MapN, MonostateN, OptionalN, ScalarN,
+from bin_serializer import DecodeError, EncodeError, decode, encode
+from bin_serializer._schema import (ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, MapN, MonostateN, OptionalN, ScalarN,
                                     SetN, StrN, StructN, TupleN, VariantN, build_node)
 from bin_serializer.errors import DescriptionError, SchemaError
 from bin_serializer.message import decode_message, encode_message, message_id, schema_hash
@@ -69,6 +69,8 @@ def sample(node, depth: int = 0):
         if node.spec.is_char:
             return 0x41
         return -3 if node.spec.signed else 200
+    if isinstance(node, EnumN):
+        return max(node.members)
     if isinstance(node, BoolN):
         return True
     if isinstance(node, StrN):
@@ -542,3 +544,22 @@ def test_golden_profile_v3_reads_every_cpp_version(fmt):
         assert {k: mine[k] for k in theirs} == theirs
         if n == 3:
             assert encode(value, fmt) == data
+
+
+def test_enum_range_is_checked_like_cpp():
+    desc = _desc(GOLDEN / "everything.portable.json")
+    T = load(desc, customs=CUSTOMS)
+    value = sample(build_node(T))
+    value.level = 3
+    data = encode(value)
+    at = 1 + 1 + 2 + 8 + 2 + 8  # flag, c, wc, big, small, real
+    assert data[at] == 3
+    bad = data[:at] + bytes([4]) + data[at + 1:]
+    with pytest.raises(DecodeError) as e:
+        decode(T, bad)
+    assert e.value.errc == "invalid_value" and e.value.offset == at
+    value.level = -3
+    with pytest.raises(EncodeError):
+        encode(value)
+    value.level = -2
+    assert decode(T, encode(value)).level == -2
