@@ -563,3 +563,43 @@ def test_enum_range_is_checked_like_cpp():
         encode(value)
     value.level = -2
     assert decode(T, encode(value)).level == -2
+
+
+def test_mutated_goldens_load_or_raise_description_error(backend):
+    """Random edits of the goldens (keys dropped, values replaced by other kinds,
+    numbers, strings, containers): load and generate succeed or raise
+    DescriptionError, nothing else."""
+    if backend != "python":
+        pytest.skip("runs once")
+    import copy
+    import random
+    rng = random.Random(30)
+    goldens = [_desc(p) for p in GOLDENS]
+    values = [None, True, False, 0, -1, 1, 2, 3, 8, 2**62, -2**63, 2**64, 1.5, "", "x", "char", "sint", "uint",
+              "struct", "ref", "evolvable", "fixed", "varint", "zigzag", [], {}, [1],
+              {"kind": "bool", "encoding": "fixed"}]
+
+    def containers(o, out):
+        if isinstance(o, (dict, list)):
+            out.append(o)
+            for v in (o.values() if isinstance(o, dict) else o):
+                containers(v, out)
+        return out
+
+    for _ in range(1000):
+        d = copy.deepcopy(rng.choice(goldens))
+        for _ in range(rng.randint(1, 3)):
+            c = rng.choice(containers(d, []))
+            if not c:
+                continue
+            k = rng.choice(list(c)) if isinstance(c, dict) else rng.randrange(len(c))
+            if rng.random() < 0.2:
+                del c[k]
+            else:
+                c[k] = copy.deepcopy(rng.choice(values))
+        for call in (lambda: load(d, customs=CUSTOMS), lambda: load(d, customs=CUSTOMS, check_fingerprint=False),
+                     lambda: generate(d, CUSTOM_ARGS)):
+            try:
+                call()
+            except DescriptionError:
+                pass
