@@ -1,6 +1,6 @@
 """``python -m bin_serializer <command>``.
 
-    python -m bin_serializer generate DESCRIPTION.json [-o module.py] [--custom 'ns::T=module:attr']
+    python -m bin_serializer generate DESCRIPTION.json [-o module.py] [--custom 'ns::T=module:attr'] [--raw-strings]
 
 ``generate`` writes the typed Python module of a C++ type description
 (``bin_serializer::schema_json<T, Opts>()``, docs/schema.md): its dataclasses,
@@ -34,7 +34,7 @@ def _generate(args: argparse.Namespace) -> int:
         print(f"bin_serializer generate: {e}", file=sys.stderr)
         return 2
     try:
-        source = generate(text, customs)
+        source = generate(text, customs, raw_strings=args.raw_strings)
     except SchemaError as e:
         print(f"bin_serializer generate: {args.description}: {e}", file=sys.stderr)
         return 2
@@ -58,6 +58,8 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     gen.add_argument("--custom", action="append", default=[], metavar="NAME=MODULE:ATTR",
                      help="the Python hint of a type with its own C++ codec (a 'custom' node), "
                           "e.g. 'ns::Money=bin_serializer.types:i64'; repeatable")
+    gen.add_argument("--raw-strings", action="store_true",
+                     help="std::string fields as bytes (Annotated[bytes, Text(1)]) instead of str")
     gen.set_defaults(run=_generate)
     args = parser.parse_args(argv)
     return int(args.run(args))

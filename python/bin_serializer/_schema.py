@@ -210,7 +210,14 @@ class StrN(Node):
 
 
 class BytesN(Node):
-    __slots__ = ()
+    """bytes: a std::vector<uint8_t>, or with text=True (``Annotated[bytes, Text(1)]``)
+    a std::string whose bytes are not UTF-8 text (same bytes, the string's fingerprint)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: bool = False) -> None:
+        super().__init__()
+        self.text = text
 
     def describe(self) -> str:
         return "bytes"
@@ -472,6 +479,10 @@ class _Builder:
             node.enum = en.range if en.range is not None else True
             return node
         text = next((m for m in metas if isinstance(m, TextSpec)), None)
+        if text is not None and text.char_size == 1:
+            if base not in (bytes, bytearray):
+                raise SchemaError(f"Text(1) annotates bytes (a std::string read as raw bytes), not {base!r}")
+            return BytesN(text=True)
         if text is not None:
             from .types import CHAR, CHAR16, CHAR32
             return ListN(ScalarN({1: CHAR, 2: CHAR16, 4: CHAR32}[text.char_size]), "list", text=True)

@@ -127,6 +127,8 @@ def _type(t: _Tokens, node: Node, native: bool, stack: tuple) -> None:
         t.tok(T_BITSET, node.n)
     elif isinstance(node, StrN):
         t.tok(T_STRING, 1)
+    elif isinstance(node, BytesN) and node.text:
+        t.tok(T_STRING, 1)
     elif isinstance(node, BytesN):
         t.tok(T_SEQUENCE)
         t.tok(T_UINT, 1)

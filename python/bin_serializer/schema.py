@@ -143,8 +143,9 @@ _RESERVED = {"Annotated", "Any", "dataclass", "Variant", "Monostate", "DurationO
 
 
 class _Gen:
-    def __init__(self, fmt: str, customs: Mapping[str, Any]) -> None:
+    def __init__(self, fmt: str, customs: Mapping[str, Any], raw_strings: bool = False) -> None:
         self.fmt = fmt
+        self.raw_strings = raw_strings
         self.customs = customs
         self.custom_names: dict = {}  # C++ name -> module-level alias
         self.used: set = set(_RESERVED)
@@ -208,6 +209,9 @@ class _Gen:
             return f"Annotated[{'tuple' if key else 'list'}[{elem}{', ...' if key else ''}], Fixed({count})]"
         if kind == "string":
             size = _need(node, "char_size", int, where)
+            if size == 1 and self.raw_strings:
+                self.markers.add("Text")
+                return "Annotated[bytes, Text(1)]"
             if size == 1:
                 return "str"
             if size not in (2, 4):
@@ -361,7 +365,8 @@ class _Gen:
         return pyname
 
 
-def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, str] | None") -> "tuple[str, _Gen]":
+def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, str] | None",
+            raw_strings: bool = False) -> "tuple[str, _Gen]":
     where = "description"
     version = _need(desc, "bin_serializer_schema", int, where)
     if version != 1:
@@ -373,7 +378,7 @@ def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, s
     if not re.fullmatch(r"0x[0-9a-f]{16}", fp):
         raise DescriptionError(f"fingerprint {fp!r:.40} is not 0x and 16 lowercase hex digits")
     mid = _int(desc, "message_id", where, 0, 0xFFFFFFFF)
-    g = _Gen(fmt, customs)
+    g = _Gen(fmt, customs, raw_strings)
     root = g.hint(_need(desc, "type", dict, where), "type", 0, [])
     is_struct = desc["type"].get("kind") in ("struct", "evolvable")
     if mid and not is_struct:
@@ -413,12 +418,12 @@ def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, s
 _custom: Any = None  # placeholder target of a custom alias while a module is executed by load()
 
 
-def generate(description: Any, customs: "Mapping[str, str] | None" = None) -> str:
+def generate(description: Any, customs: "Mapping[str, str] | None" = None, *, raw_strings: bool = False) -> str:
     """The source of a typed module for a description: its dataclasses, then
     FORMAT, FINGERPRINT (an int), MESSAGE_ID and ROOT (the root type). customs:
     C++ name of a custom-codec type -> "module:attribute" of its Python hint
     (imported, to check the module's fingerprint against the description's
-    before it is returned)."""
+    before it is returned). raw_strings: as in load()."""
     desc = parse(description)
     customs = dict(customs or {})
     hints = {}
@@ -431,11 +436,12 @@ def generate(description: Any, customs: "Mapping[str, str] | None" = None) -> st
             hints[k] = getattr(importlib.import_module(mod), attr)
         except (ImportError, AttributeError) as e:
             raise DescriptionError(f"custom {k!r}: cannot import {v}: {e}") from None
-    _load(desc, hints, True)  # the module the source defines has the description's fingerprint
-    return _source(desc, hints, customs)[0]
+    _load(desc, hints, True, raw_strings)  # the module the source defines has the description's fingerprint
+    return _source(desc, hints, customs, raw_strings)[0]
 
 
-def load(description: Any, customs: "Mapping[str, Any] | None" = None, *, check_fingerprint: bool = True) -> Any:
+def load(description: Any, customs: "Mapping[str, Any] | None" = None, *, check_fingerprint: bool = True,
+         raw_strings: bool = False) -> Any:
     """The root type of a description, built at run time: a dataclass for a
     struct (nested structs are nested dataclasses), with the description's
     message id, evolvable versions and, in native, whether C++ copies it as a
@@ -443,12 +449,15 @@ def load(description: Any, customs: "Mapping[str, Any] | None" = None, *, check_
     gives its bytes (e.g. i64). The result's fingerprint
     (``bin_serializer.message.schema_hash(T, format)``) is checked against the
     description's: a mismatch raises DescriptionError (check_fingerprint=False
-    skips that, for a description written by hand)."""
-    return _load(parse(description), dict(customs or {}), check_fingerprint)
+    skips that, for a description written by hand). raw_strings: every
+    ``std::string`` (a string of 1-byte characters) is ``bytes``
+    (``Annotated[bytes, Text(1)]``) instead of ``str``, for strings that are
+    not UTF-8 text."""
+    return _load(parse(description), dict(customs or {}), check_fingerprint, raw_strings)
 
 
-def _load(desc: dict, customs: dict, check_fingerprint: bool) -> Any:
-    source, g = _source(desc, customs, None)
+def _load(desc: dict, customs: dict, check_fingerprint: bool, raw_strings: bool = False) -> Any:
+    source, g = _source(desc, customs, None, raw_strings)
     import typing
     ns: dict = {"__name__": __name__}  # dataclass() looks the module up in sys.modules
     try:

@@ -337,7 +337,10 @@ def TimePointOf(rep: Any, unit: Any) -> DurationSpec:  # noqa: N802
 class TextSpec:
     """``Annotated[list[int], Text(2)]``: a ``std::basic_string`` of characters
     wider than one byte (``std::u16string``: 2, ``std::u32string``: 4): a count,
-    then the characters; the value is the list of character codes."""
+    then the characters; the value is the list of character codes.
+    ``Annotated[bytes, Text(1)]``: a ``std::string`` as raw ``bytes`` (not
+    necessarily UTF-8), fingerprinted as the string it is (plain ``bytes`` is a
+    ``std::vector<uint8_t>``)."""
 
     char_size: int
 

@@ -237,6 +237,10 @@ def test_generated_modules_pass_mypy_strict(tmp_path, backend):
     if importlib.util.find_spec("mypy") is None:
         pytest.skip("mypy is not installed")
     files = [str(m) for m, _ in _generate_all(tmp_path)]
+    raw = tmp_path / "golden_everything_raw.py"
+    raw.write_text(generate((GOLDEN / "everything.native.json").read_text(encoding="utf-8"), CUSTOM_ARGS,
+                            raw_strings=True), encoding="utf-8")
+    files.append(str(raw))
     cmd = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache")]
     env = {k: v for k, v in os.environ.items() if k != "MYPYPATH"}
     got = subprocess.run(cmd + files, capture_output=True, text=True, cwd=tmp_path, env=env)
@@ -603,3 +607,28 @@ def test_mutated_goldens_load_or_raise_description_error(backend):
                 call()
             except DescriptionError:
                 pass
+
+
+@pytest.mark.parametrize("path", GOLDENS, ids=lambda p: p.stem)
+def test_raw_strings_keep_the_fingerprint_and_the_bytes(path):
+    desc = _desc(path)
+    fmt = desc["format"]
+    T = load(desc, customs=CUSTOMS)
+    R = load(desc, customs=CUSTOMS, raw_strings=True)
+    assert schema_hash(R, fmt) == schema_hash(T, fmt)
+    data = encode(sample(build_node(T)), fmt)
+    assert encode(decode(R, data, fmt), fmt) == data
+    assert "Annotated[bytes, Text(1)]" in generate(desc, CUSTOM_ARGS, raw_strings=True) or \
+        '"char_size": 1' not in path.read_text(encoding="utf-8")
+
+
+def test_raw_string_reads_what_str_refuses():
+    desc = _doc({"kind": "struct", "name": "S", "fields": [{"name": "s", "type": {"kind": "string", "char_size": 1}}]})
+    T = load(desc, check_fingerprint=False)
+    fp = schema_hash(T)
+    desc["fingerprint"] = f"{fp:#018x}"
+    R = load(desc, raw_strings=True)
+    data = (2).to_bytes(8, "little") + b"\xff\xfe"
+    with pytest.raises(DecodeError):
+        decode(T, data)
+    assert decode(R, data).s == b"\xff\xfe" and encode(decode(R, data)) == data
