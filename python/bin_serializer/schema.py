@@ -148,7 +148,10 @@ class _Gen:
         self.raw_strings = raw_strings
         self.customs = customs
         self.custom_names: dict = {}  # C++ name -> module-level alias
-        self.used: set = set(_RESERVED)
+        self.used: set = set(_RESERVED)  # module-level names: markers, classes, custom aliases
+        # every field name given: a module-level name must differ from each (in a class body
+        # mypy reads an annotation `x: Name` as the class's own attribute `Name` if there is one)
+        self.field_idents: set = set()
         self.classes: list = []  # source blocks, dependencies first
         self.by_shape: dict = {}  # (C++ name, canonical JSON) -> class name
         self.markers: set = set()
@@ -287,12 +290,17 @@ class _Gen:
                                        f"(command line: --custom '{name}=module:attribute')")
             alias = self.custom_names.get(name)
             if alias is None:
-                alias = self.custom_names[name] = _ident("custom_" + name.rsplit("::", 1)[-1], self.used, "custom")
+                alias = self.custom_names[name] = self._module_name("custom_" + name.rsplit("::", 1)[-1], "custom")
             self.markers.add("Custom")
             return f"Annotated[{alias}, Custom({cid})]"
         if kind in ("opaque", "unknown"):
             raise DescriptionError(f"{where}: a {kind} node has no Python form")
         raise DescriptionError(f"{where}: unknown kind {kind!r:.40}")
+
+    def _module_name(self, cname: str, prefix: str) -> str:
+        name = _ident(cname, self.used | self.field_idents, prefix)
+        self.used.add(name)
+        return name
 
     def _encoding(self, node: dict, where: str, varint: bool, zigzag: bool = False) -> None:
         enc = _need(node, "encoding", str, where)
@@ -317,7 +325,7 @@ class _Gen:
             raise DescriptionError(f"{where}: more than 4096 fields")
         if key:
             raise DescriptionError(f"{where}: a struct inside a set element or map key has no Python form here")
-        pyname = _ident(cname, self.used, "Struct")
+        pyname = self._module_name(cname, "Struct")
         versions = None
         if kind == "evolvable":
             versions = _need(node, "versions", list, where)
@@ -345,7 +353,10 @@ class _Gen:
                 first = next(k for k, n in enumerate(versions, 1) if i < n)
                 if since != first:
                     raise DescriptionError(f"{fw}: since {since}, but versions {versions} put it in version {first}")
-            ident = _ident(fname, names, "field")
+            taken = names | self.used
+            ident = _ident(fname, taken, "field")
+            names.add(ident)
+            self.field_idents.add(ident)
             h = self.hint(_need(f, "type", dict, fw), f"{where}.{ident}", d, stack + [pyname])
             comment = "" if ident == fname else f"  # C++ name: {json.dumps(fname[:80])}"
             lines.append(f"    {ident}: {h}{comment}")

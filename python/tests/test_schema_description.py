@@ -384,6 +384,32 @@ def test_awkward_names_become_identifiers():
     assert decode(T, bytes(range(7))) == T(*range(7))
 
 
+def test_field_names_never_shadow_module_names(tmp_path, backend):
+    """A field named like a marker or a struct (u8, Named) would make mypy read the
+    annotations after it as that attribute: such fields are renamed."""
+    if backend != "python":
+        pytest.skip("runs once")
+    named = {"kind": "struct", "name": "ns::Named", "fields": [{"name": "x", "type": U8}]}
+    node = {"kind": "struct", "name": "Outer", "fields": [
+        {"name": "u8", "type": U8}, {"name": "Named", "type": named}, {"name": "Inner", "type": U8},
+        {"name": "later", "type": {"kind": "struct", "name": "Inner", "fields": [{"name": "y", "type": U8}]}},
+        {"name": "y", "type": U8}, {"name": "n", "type": named}]}
+    desc = _doc(node)
+    desc["fingerprint"] = f"{schema_hash(_shape_hash(desc), 'portable'):#018x}"
+    T = load(desc)
+    data = bytes(range(6))
+    assert encode(decode(T, data)) == data
+    names = [f.name for f in dataclasses.fields(T)]
+    assert len(set(names)) == 6 and "u8" not in names  # a struct meeting a field name is renamed instead
+    module = tmp_path / "shadow.py"
+    module.write_text(generate(desc), encoding="utf-8")
+    if importlib.util.find_spec("mypy") is None:
+        pytest.skip("mypy is not installed")
+    cmd = [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache")]
+    got = subprocess.run(cmd + [str(module)], capture_output=True, text=True, cwd=tmp_path)
+    assert got.returncode == 0, got.stdout + got.stderr + module.read_text(encoding="utf-8")
+
+
 def _shape_hash(desc: dict) -> type:
     """The type of a description whatever its fingerprint says (for building test documents)."""
     return load(desc, check_fingerprint=False)
