@@ -152,6 +152,7 @@ class _Gen:
         # every field name given: a module-level name must differ from each (in a class body
         # mypy reads an annotation `x: Name` as the class's own attribute `Name` if there is one)
         self.field_idents: set = set()
+        self.offsets: dict = {}  # class name -> [(field, offset)] of a native struct copied as a block
         self.classes: list = []  # source blocks, dependencies first
         self.by_shape: dict = {}  # (C++ name, canonical JSON) -> class name
         self.markers: set = set()
@@ -340,6 +341,7 @@ class _Gen:
             if self.fmt != "native":
                 raise DescriptionError(f"{where}: 'bulk' exists only in the native format")
         lines = []
+        offsets = []
         names: set = set()
         for i, f in enumerate(fields):
             fw = f"{where}.fields[{i}]"
@@ -357,6 +359,8 @@ class _Gen:
             ident = _ident(fname, taken, "field")
             names.add(ident)
             self.field_idents.add(ident)
+            if bulk is not None:
+                offsets.append((ident, _int(f, "offset", fw, 0, bulk)))
             h = self.hint(_need(f, "type", dict, fw), f"{where}.{ident}", d, stack + [pyname])
             comment = "" if ident == fname else f"  # C++ name: {json.dumps(fname[:80])}"
             lines.append(f"    {ident}: {h}{comment}")
@@ -373,6 +377,8 @@ class _Gen:
             return got
         self.classes.append("\n".join(body))
         self.by_shape[shape] = pyname
+        if bulk is not None:
+            self.offsets[pyname] = (bulk, offsets)
         return pyname
 
 
@@ -424,6 +430,24 @@ def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, s
         out[-2] += f"\n    __bin_serializer_message_id__ = {mid}"
     out += ["", f"ROOT = {root}", ""]
     return "\n".join(out), g
+
+
+def _check_offsets(g: _Gen, ns: dict) -> None:
+    """A native struct copied as a block: Python's memory layout must put each field
+    where the description says (the fingerprint holds only the struct's size)."""
+    from ._schema import build_node, layout
+    for pyname, (bulk, offsets) in g.offsets.items():
+        lay = layout(build_node(ns[pyname]), True)
+        if lay is None or lay.size != bulk:
+            raise DescriptionError(f"{pyname}: C++ copies it as {bulk} bytes; this package lays it out as "
+                                   f"{'no block' if lay is None else f'{lay.size} bytes'}")
+        first: dict = {}
+        for leaf in lay.leaves:
+            first.setdefault(leaf.path[0], leaf.offset)
+        for name, offset in offsets:
+            if name in first and first[name] != offset:
+                raise DescriptionError(f"{pyname}.{name}: at offset {offset} in C++, {first[name]} in this "
+                                       f"package's layout")
 
 
 _custom: Any = None  # placeholder target of a custom alias while a module is executed by load()
@@ -485,6 +509,7 @@ def _load(desc: dict, customs: dict, check_fingerprint: bool, raw_strings: bool 
     from .message import schema_hash
     try:
         build_node(root)  # SchemaError here: a shape the package refuses (e.g. an unhashable set element)
+        _check_offsets(g, ns)
         if not check_fingerprint:
             return root
         got = schema_hash(root, desc["format"])

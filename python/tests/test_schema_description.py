@@ -658,3 +658,16 @@ def test_raw_string_reads_what_str_refuses():
     with pytest.raises(DecodeError):
         decode(T, data)
     assert decode(R, data).s == b"\xff\xfe" and encode(decode(R, data)) == data
+
+
+def test_native_offsets_are_checked():
+    desc = _desc(GOLDEN / "order.native.json")
+    assert load(desc)  # offsets 0 and 8, 16 bytes: as Python lays it out
+    wrong = json.loads(json.dumps(desc))
+    wrong["type"]["fields"][1]["offset"] = 4
+    with pytest.raises(DescriptionError, match="offset"):
+        load(wrong)
+    missing = json.loads(json.dumps(desc))
+    del missing["type"]["fields"][1]["offset"]
+    with pytest.raises(DescriptionError):
+        load(missing)
