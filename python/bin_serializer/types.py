@@ -299,7 +299,7 @@ class Records:
 #
 #   coords:  Annotated[list[f32], Fixed(3)]        # Array[f32, 3]
 #   flags:   Annotated[int, Bits(12)]              # Bitset(12)
-#   elapsed: Annotated[int, DurationOf(i64)]       # Duration[i64]
+#   elapsed: Annotated[int, DurationOf(i64, "ns")]  # Duration[i64, "ns"]
 #   taken:   Annotated[int, TimePointOf(i64, "ns")]  # TimePoint[i64, "ns"]
 #   value:   Annotated[Variant, Tagged(i32, str)]  # TaggedUnion[i32, str]
 #   ticks:   Annotated[numpy.ndarray, RecordsSpec(Tick)]  # Records[Tick]
