@@ -36,7 +36,7 @@ from ._schema import (FORMATS, ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, Map
 from .api import _as_buffer, compile_codec
 from .errors import DecodeError, ErrorKind as K, SchemaError
 
-__all__ = ["schema_hash", "message_id", "MessageHeader", "read_header", "encode_message",
+__all__ = ["schema_hash", "version_fingerprints", "message_id", "MessageHeader", "read_header", "encode_message",
            "decode_message", "iter_messages", "message_is", "HEADER_SIZE", "HEADER_SIZE_WITH_ID", "MAGIC"]
 
 MAGIC = b"BSMF"
@@ -64,8 +64,11 @@ T_STRUCT, T_END, T_BULK, T_EVOLVABLE, T_BACKREF, T_CUSTOM = 0x20, 0x21, 0x22, 0x
 
 
 class _Tokens:
-    def __init__(self) -> None:
+    def __init__(self, root_fields: "int | None" = None) -> None:
         self.out = bytearray()
+        # an evolvable root hashed with this many fields instead of its first
+        # version's (version_fingerprints); nested evolvable structs keep theirs
+        self.root_fields = root_fields
 
     def tok(self, tag: int, *params: int) -> None:
         self.out.append(tag)
@@ -96,7 +99,8 @@ def _type(t: _Tokens, node: Node, native: bool, stack: tuple) -> None:
         t.tok(T_BACKREF, stack.index(node) + 1)
     elif isinstance(node, StructN) and node.versions is not None:
         t.tok(T_EVOLVABLE)
-        _struct_fields(t, node, node.fields[:node.versions[0]], native, stack)
+        n = t.root_fields if t.root_fields is not None and not stack else node.versions[0]
+        _struct_fields(t, node, node.fields[:n], native, stack)
     elif isinstance(node, StructN):
         if native and cxx_trivially_copyable(node):
             t.tok(T_BULK, layout(node, True).size)
@@ -172,6 +176,27 @@ def token_stream(hint: Any, format: str = "portable") -> bytes:
     t.tok(T_FORMAT, FORMAT_BYTE[format])  # compact: the portable stream with format token 2
     _type(t, build_node(hint), format == "native", ())
     return bytes(t.out)
+
+
+def version_fingerprints(hint: Any, format: str = "portable") -> "list[int]":
+    """For an evolvable dataclass: the fingerprint counting the fields of each
+    published version, oldest first (the first is schema_hash), as a type
+    description's ``version_fingerprints``. SchemaError for another type."""
+    if format not in FORMATS:
+        raise format_error(format)
+    node = build_node(hint)
+    if not (isinstance(node, StructN) and node.versions is not None):
+        raise SchemaError(f"version_fingerprints: {node.describe()} is not an evolvable struct")
+    out = []
+    for n in node.versions:
+        t = _Tokens(n)
+        t.tok(T_FORMAT, FORMAT_BYTE[format])
+        _type(t, node, format == "native", ())
+        h = _FNV_OFFSET
+        for b in t.out:
+            h = ((h ^ b) * _FNV_PRIME) & _MASK
+        out.append(h)
+    return out
 
 
 def _compute_schema_hash(hint: Any, format: str) -> int:

@@ -395,6 +395,12 @@ def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, s
     if not re.fullmatch(r"0x[0-9a-f]{16}", fp):
         raise DescriptionError(f"fingerprint {fp!r:.40} is not 0x and 16 lowercase hex digits")
     mid = _int(desc, "message_id", where, 0, 0xFFFFFFFF)
+    if "version_fingerprints" in desc:
+        vf = _need(desc, "version_fingerprints", list, where)
+        versions = desc["type"].get("versions") if isinstance(desc.get("type"), dict) else None
+        if (not isinstance(versions, list) or len(vf) != len(versions)
+                or not all(isinstance(x, str) and re.fullmatch(r"0x[0-9a-f]{16}", x) for x in vf)):
+            raise DescriptionError("version_fingerprints: one 0x-hex fingerprint per version of an evolvable type")
     g = _Gen(fmt, customs, raw_strings)
     root = g.hint(_need(desc, "type", dict, where), "type", 0, [])
     is_struct = desc["type"].get("kind") in ("struct", "evolvable")
@@ -522,4 +528,10 @@ def _load(desc: dict, customs: dict, check_fingerprint: bool, raw_strings: bool 
     if got != int(desc["fingerprint"], 16):
         raise DescriptionError(f"the Python type's fingerprint {got:#018x} is not the description's "
                                f"{desc['fingerprint']}: the description disagrees with its own shape")
+    if "version_fingerprints" in desc:
+        from .message import version_fingerprints
+        mine = [f"{h:#018x}" for h in version_fingerprints(root, desc["format"])]
+        if mine != desc["version_fingerprints"]:
+            raise DescriptionError(f"the Python type's version fingerprints {mine} are not the description's "
+                                   f"{desc['version_fingerprints']}")
     return root

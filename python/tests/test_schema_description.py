@@ -671,3 +671,21 @@ def test_native_offsets_are_checked():
     del missing["type"]["fields"][1]["offset"]
     with pytest.raises(DescriptionError):
         load(missing)
+
+
+@pytest.mark.parametrize("fmt", ["portable", "compact", "native"])
+def test_version_fingerprints_are_the_cpp_ones(fmt):
+    from bin_serializer.message import version_fingerprints
+    desc = _desc(GOLDEN / f"profile_v3.{fmt}.json")
+    T = load(desc)
+    assert [f"{h:#018x}" for h in version_fingerprints(T, fmt)] == desc["version_fingerprints"]
+    assert version_fingerprints(T, fmt)[0] == schema_hash(T, fmt)
+    wrong = json.loads(json.dumps(desc))
+    wrong["version_fingerprints"][2] = "0x" + "0" * 16
+    with pytest.raises(DescriptionError, match="version fingerprints"):
+        load(wrong)
+    wrong["version_fingerprints"] = wrong["version_fingerprints"][:2]
+    with pytest.raises(DescriptionError):
+        load(wrong)
+    with pytest.raises(SchemaError):
+        version_fingerprints(load(_desc(GOLDEN / f"tick.{fmt}.json")), fmt)
