@@ -40,7 +40,8 @@ from typing import Any, Mapping
 
 from .errors import DescriptionError, SchemaError
 
-__all__ = ["load", "generate", "parse", "DescriptionError", "MAX_DEPTH", "MAX_ELEMENTS", "MAX_TEXT"]
+__all__ = ["load", "generate", "parse", "DescriptionError", "MAX_DEPTH", "MAX_ELEMENTS", "MAX_TEXT",
+           "MAX_CONTAINER_NESTING"]
 
 MAX_DEPTH = 64  # nesting of type nodes (a deeper description is refused)
 MAX_ELEMENTS = 1 << 16  # elements of a fixed array (all nested arrays multiplied) and bits of a bitset
@@ -48,6 +49,11 @@ MAX_TEXT = 16 << 20  # characters of a description text
 MAX_NODES = 1 << 16  # type nodes in one description
 MAX_TOTAL_ELEMENTS = 1 << 20  # elements of all fixed arrays of a description together
 MAX_NAME = 1 << 12  # characters of a type or field name
+# containers (sequence, array, set, map, wide string) nested in one another with
+# no struct between: the pure-Python codec compiles one loop per level into one
+# function, and CPython allows 20 nested blocks in a function
+MAX_CONTAINER_NESTING = 16
+_CONTAINERS = {"sequence", "array", "set", "map", "string"}
 
 _FORMATS = ("native", "portable", "compact")
 _INTS = {("uint", 1): "u8", ("uint", 2): "u16", ("uint", 4): "u32", ("uint", 8): "u64",
@@ -159,9 +165,31 @@ class _Gen:
         self.nodes = 0
         self.elements = 1
         self.total_elements = 0
+        self.loops = 0  # containers nested since the enclosing struct (MAX_CONTAINER_NESTING)
 
-    # a node -> (annotation source, hashable?)
     def hint(self, node: Any, where: str, depth: int, stack: list, key: bool = False) -> str:
+        """The annotation (source text) of a type node."""
+        kind = node.get("kind") if isinstance(node, dict) else None
+        if not isinstance(kind, str):
+            kind = None  # _hint says what is wrong
+        if kind in ("struct", "evolvable"):
+            saved, self.loops = self.loops, 0  # a struct is a function of its own in the codecs
+            try:
+                return self._hint(node, where, depth, stack, key)
+            finally:
+                self.loops = saved
+        if kind in _CONTAINERS:
+            self.loops += 1
+            try:
+                if self.loops > MAX_CONTAINER_NESTING:
+                    raise DescriptionError(f"{where}: more than {MAX_CONTAINER_NESTING} containers nested in one "
+                                           f"another with no struct between (the Python codec cannot compile it)")
+                return self._hint(node, where, depth, stack, key)
+            finally:
+                self.loops -= 1
+        return self._hint(node, where, depth, stack, key)
+
+    def _hint(self, node: Any, where: str, depth: int, stack: list, key: bool = False) -> str:
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise DescriptionError(f"description has more than {MAX_NODES} type nodes")

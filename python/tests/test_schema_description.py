@@ -293,6 +293,13 @@ def _nested_sequences(n: int) -> dict:
     return node
 
 
+def _nested_maps(n: int) -> dict:
+    node: dict = U8
+    for _ in range(n):
+        node = {"kind": "map", "key": U8, "value": node}
+    return node
+
+
 HOSTILE = {
     "not json": "{",
     "empty": "",
@@ -318,6 +325,8 @@ HOSTILE = {
     "wrong encoding": _doc({"kind": "uint", "size": 4, "encoding": "varint"}),
     "deep nesting": _doc(_nested_sequences(100_000)),
     "nesting past the limit": _doc(_nested_sequences(MAX_DEPTH + 1)),
+    "17 nested sequences": _doc(_nested_sequences(17)),
+    "17 nested maps": _doc(_nested_maps(17)),
     "array 2**62": _doc({"kind": "array", "count": 2**62, "element": U8}),
     "array float count": _doc({"kind": "array", "count": 1e18, "element": U8}),
     "nested arrays 2**30": _doc({"kind": "array", "count": 1024, "element": {
@@ -689,3 +698,27 @@ def test_version_fingerprints_are_the_cpp_ones(fmt):
         load(wrong)
     with pytest.raises(SchemaError):
         version_fingerprints(load(_desc(GOLDEN / f"tick.{fmt}.json")), fmt)
+
+
+@pytest.mark.parametrize("make", [_nested_sequences, _nested_maps])
+def test_deepest_container_nesting_loads_and_round_trips(make):
+    """MAX_CONTAINER_NESTING containers nested load, and both codecs compile them;
+    a struct between them starts the count again."""
+    from bin_serializer.schema import MAX_CONTAINER_NESTING
+    desc = _doc(make(MAX_CONTAINER_NESTING))
+    T = load(desc, check_fingerprint=False)
+    value = sample(build_node(T))
+    for fmt in ("portable", "compact"):
+        assert decode(T, encode(value, fmt, schema=T), fmt, ) == value
+    inner = {"kind": "struct", "name": "Box", "fields": [{"name": "v", "type": make(MAX_CONTAINER_NESTING)}]}
+    outer = make(MAX_CONTAINER_NESTING)
+    node = outer
+    while node["kind"] in ("sequence", "map"):
+        child_key = "element" if node["kind"] == "sequence" else "value"
+        if node[child_key] is U8:
+            node[child_key] = inner
+            break
+        node = node[child_key]
+    T2 = load(_doc(outer), check_fingerprint=False)
+    value2 = sample(build_node(T2))
+    assert decode(T2, encode(value2, schema=T2)) == value2
