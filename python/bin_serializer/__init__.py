@@ -24,7 +24,7 @@ length/count prefixes (zigzag for signed integers).
 from . import types
 from .api import (Codec, backend, compile_codec, decode, decode_from, encode, iter_decode, records_dtype,
                   set_backend)
-from .errors import BinSerializerError, DecodeError, EncodeError, ErrorKind, SchemaError
+from .errors import BinSerializerError, DecodeError, DescriptionError, EncodeError, ErrorKind, SchemaError
 from .types import Variant
 
 __version__ = "0.1.0"
@@ -32,6 +32,6 @@ __version__ = "0.1.0"
 __all__ = [
     "encode", "decode", "decode_from", "iter_decode", "compile_codec", "Codec", "backend", "set_backend",
     "records_dtype",
-    "DecodeError", "EncodeError", "SchemaError", "BinSerializerError", "ErrorKind",
+    "DecodeError", "EncodeError", "SchemaError", "DescriptionError", "BinSerializerError", "ErrorKind",
     "Variant", "types", "__version__",
 ]

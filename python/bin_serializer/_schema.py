@@ -24,8 +24,8 @@ import typing
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from .errors import SchemaError
-from .types import (F64, BitsetSpec, DurationSpec, Fixed, Monostate, NDArraySpec, RecordsSpec, Scalar,
-                    TaggedSpec, Variant)
+from .types import (F64, BitsetSpec, CustomSpec, DurationSpec, EnumRange, EnumSpec, Fixed, Monostate, NDArraySpec,
+                    RecordsSpec, Scalar, TaggedSpec, TextSpec, Variant)
 
 LENGTH_PREFIX = 8
 EVOLVABLE_PREFIX = 8  # [u32 body_length][u32 field_count], fixed in every format
@@ -77,7 +77,7 @@ def is_varint(node: "Node", native: Any) -> bool:
     """Whether `node` is a number written as a varint in this mode (compact:
     an integer, enum or integer duration of 16, 32 or 64 bits)."""
     return (native is COMPACT and isinstance(node, (ScalarN, EnumN)) and not node.spec.is_float
-            and node.spec.size > 1)
+            and not node.spec.is_char and node.spec.size > 1)
 
 
 def varint_bytes(x: int) -> bytes:
@@ -103,11 +103,13 @@ def unzigzag(u: int) -> int:
 class Node:
     """Base of all schema nodes."""
 
-    __slots__ = ("_min", "_layout", "__weakref__")
+    __slots__ = ("_min", "_layout", "custom_id", "__weakref__")
 
     def __init__(self) -> None:
         self._min: dict = {}
         self._layout: dict = {}
+        # Annotated[T, Custom(id)]: encoded as T, fingerprinted as a user codec's schema_id
+        self.custom_id: "int | None" = None
 
     def describe(self) -> str:  # short type name for messages and paths
         return type(self).__name__
@@ -118,13 +120,18 @@ class ScalarN(Node):
     for a time_point declared with TimePoint[...], the tick unit ("s", "ms",
     "us", "ns"), so decode(..., datetimes=True) can make it a datetime."""
 
-    __slots__ = ("spec", "duration", "unit")
+    __slots__ = ("spec", "duration", "unit", "period", "time_point", "enum")
 
-    def __init__(self, spec: Scalar, duration: bool = False, unit: "str | None" = None) -> None:
+    def __init__(self, spec: Scalar, duration: bool = False, unit: "str | None" = None,
+                 period: "tuple | None" = None, time_point: bool = False) -> None:
         super().__init__()
         self.spec = spec
         self.duration = duration
         self.unit = unit
+        self.period = period  # (num, den) of a duration's tick period, when declared
+        self.time_point = time_point
+        # Annotated[int, EnumOf(...)]: a C++ enum as its integer; True, or its enum_range (min, max)
+        self.enum: "bool | tuple" = False
 
     def describe(self) -> str:
         return f"Duration[{self.spec.name}]" if self.duration else self.spec.name
@@ -141,20 +148,39 @@ class EnumN(Node):
     """An IntEnum (closed: decoding checks membership) or IntFlag (any value
     the flag class accepts)."""
 
-    __slots__ = ("cls", "spec", "members", "is_flag")
+    __slots__ = ("cls", "spec", "members", "is_flag", "range")
 
-    def __init__(self, cls: type, spec: Scalar) -> None:
+    def __init__(self, cls: type, spec: Scalar, range: "tuple | None" = None) -> None:
         super().__init__()
         self.cls = cls
         self.spec = spec
+        self.range = range  # the C++ enum_range (min, max), part of the fingerprint
         self.is_flag = issubclass(cls, enum.Flag)
         self.members = {int(m): m for m in cls}  # value -> member (aliases map to canonical)
         for m in cls:
             if not (spec.min <= int(m) <= spec.max):
                 raise SchemaError(f"{cls.__name__}.{m.name} = {int(m)} does not fit its underlying type {spec.name}")
 
+    @classmethod
+    def ranged(cls, spec: Scalar, lo: int, hi: int) -> "EnumN":
+        """``Annotated[int, EnumOf(i8, lo, hi)]``: a C++ enum with an enum_range and no
+        Python enum class: its values are the plain ints lo .. hi (decoding refuses
+        others, like C++). A class of its own names it in messages; values are ints."""
+        node = cls.__new__(cls)
+        Node.__init__(node)
+        node.cls = type(f"EnumOf({spec.name}, {lo}, {hi})", (int,), {"__slots__": ()})
+        node.spec = spec
+        node.is_flag = False
+        node.members = {v: v for v in range(lo, hi + 1)}
+        node.range = (lo, hi)
+        return node
+
     def describe(self) -> str:
         return self.cls.__name__
+
+
+# EnumOf ranges up to this many values are checked when decoding and encoding
+ENUM_RANGE_CHECKED = 1 << 12
 
 
 class BitsetN(Node):
@@ -184,7 +210,14 @@ class StrN(Node):
 
 
 class BytesN(Node):
-    __slots__ = ()
+    """bytes: a std::vector<uint8_t>, or with text=True (``Annotated[bytes, Text(1)]``)
+    a std::string whose bytes are not UTF-8 text (same bytes, the string's fingerprint)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: bool = False) -> None:
+        super().__init__()
+        self.text = text
 
     def describe(self) -> str:
         return "bytes"
@@ -195,12 +228,13 @@ class ListN(Node):
     'tuple' (``tuple[T, ...]``), 'ndarray' (numbers) or 'records' (a numpy
     structured array of flat all-number dataclasses)."""
 
-    __slots__ = ("elem", "container")
+    __slots__ = ("elem", "container", "text")
 
-    def __init__(self, elem: Node, container: str = "list") -> None:
+    def __init__(self, elem: Node, container: str = "list", text: bool = False) -> None:
         super().__init__()
         self.elem = elem
         self.container = container
+        self.text = text  # Annotated[list[int], Text(n)]: a std::basic_string of n-byte characters
 
     def describe(self) -> str:
         if self.container == "ndarray":
@@ -425,6 +459,33 @@ class _Builder:
         tagged = next((m for m in metas if isinstance(m, TaggedSpec)), None)
         nd = next((m for m in metas if isinstance(m, NDArraySpec)), None)
         rec = next((m for m in metas if isinstance(m, RecordsSpec)), None)
+        custom = next((m for m in metas if isinstance(m, CustomSpec)), None)
+        if custom is not None:
+            inner = hint.__origin__ if len(metas) == 1 else Annotated[(hint.__origin__,) + tuple(
+                m for m in metas if not isinstance(m, CustomSpec))]
+            node = self.build(inner, ctx=ctx)
+            if isinstance(node, StructN):
+                raise SchemaError(f"Custom(id) on a dataclass{' (in ' + ctx + ')' if ctx else ''}: wrap the "
+                                  f"codec's value in another hint (a struct node is shared by every use)")
+            node.custom_id = custom.id
+            return node
+        en = next((m for m in metas if isinstance(m, EnumSpec)), None)
+        if en is not None:
+            if base is not int:
+                raise SchemaError(f"EnumOf(...) annotates int, not {base!r}")
+            if en.range is not None and en.range[1] - en.range[0] < ENUM_RANGE_CHECKED:
+                return EnumN.ranged(en.rep, *en.range)
+            node = ScalarN(en.rep)
+            node.enum = en.range if en.range is not None else True
+            return node
+        text = next((m for m in metas if isinstance(m, TextSpec)), None)
+        if text is not None and text.char_size == 1:
+            if base not in (bytes, bytearray):
+                raise SchemaError(f"Text(1) annotates bytes (a std::string read as raw bytes), not {base!r}")
+            return BytesN(text=True)
+        if text is not None:
+            from .types import CHAR, CHAR16, CHAR32
+            return ListN(ScalarN({1: CHAR, 2: CHAR16, 4: CHAR32}[text.char_size]), "list", text=True)
         if rec is not None:
             return self._records(rec.record, ctx)
         if scalar is None:  # Annotated[Color, u8]: the metadata is itself a marker alias
@@ -433,7 +494,8 @@ class _Builder:
                     if isinstance(inner, Scalar):
                         scalar = inner
         if isinstance(base, type) and issubclass(base, enum.Enum):
-            return self._enum(base, scalar, ctx)
+            rng = next((m for m in metas if isinstance(m, EnumRange)), None)
+            return self._enum(base, scalar, ctx, rng)
         if bitset is not None:
             return BitsetN(bitset.n)
         if tagged is not None:
@@ -448,12 +510,14 @@ class _Builder:
             if isinstance(inner, ListN):
                 return ArrayN(inner.elem, fixed.n, inner.container)
             raise SchemaError(f"Fixed(n) applies to list[T] / tuple[T, ...], not {base!r}")
-        if scalar is None and duration:  # Annotated[int, DurationOf(i64)]
-            scalar = next(m.rep for m in metas if isinstance(m, DurationSpec))
+        dspec = next((m for m in metas if isinstance(m, DurationSpec)), None)
+        if scalar is None and dspec is not None:  # Annotated[int, DurationOf(i64)]
+            scalar = dspec.rep
         if scalar is not None:
             if base not in (int, float):
                 raise SchemaError(f"number marker {scalar.name} on {base!r}")
-            return ScalarN(scalar, duration, unit)
+            period = dspec.period if dspec is not None else None
+            return ScalarN(scalar, duration, unit, period, bool(dspec is not None and dspec.time_point))
         return self.build(base, ctx=ctx)
 
     def _records(self, cls: Any, ctx: str) -> Node:
@@ -464,7 +528,7 @@ class _Builder:
                               f"fields are all numbers (u8 ... f64, Duration)")
         return ListN(node, "records")
 
-    def _enum(self, cls: type, scalar: "Scalar | None", ctx: str) -> Node:
+    def _enum(self, cls: type, scalar: "Scalar | None", ctx: str, rng: "EnumRange | None" = None) -> Node:
         if not issubclass(cls, int):
             raise SchemaError(f"enum {cls.__name__} must be an IntEnum / IntFlag (its wire value is an integer)")
         if scalar is None:
@@ -484,7 +548,14 @@ class _Builder:
             scalar = I32  # like a C++ `enum class` without an underlying type
         if scalar.is_float:
             raise SchemaError(f"enum {cls.__name__}: underlying type must be an integer, not {scalar.name}")
-        return EnumN(cls, scalar)
+        bounds = (rng.min, rng.max) if rng is not None else getattr(cls, "__enum_range__", None)
+        if bounds is not None:
+            if not (isinstance(bounds, tuple) and len(bounds) == 2 and all(type(b) is int for b in bounds)
+                    and scalar.min <= bounds[0] <= bounds[1] <= scalar.max):
+                raise SchemaError(f"enum {cls.__name__}: enum_range {bounds!r} must be (min, max) ints within "
+                                  f"its underlying type {scalar.name}, min <= max")
+            bounds = (bounds[0], bounds[1])
+        return EnumN(cls, scalar, bounds)
 
     def _union(self, args: tuple, ctx: str) -> Node:
         has_none = type(None) in args

@@ -153,7 +153,7 @@ def _dec(r: _Reader, node: Node, pos: int) -> "tuple[Any, int]":
             m = node.members.get(v)
             if m is None:
                 r.fail(K.INVALID_ENUM, pos, f"{v} is not a value of {node.cls.__name__} "
-                       f"(members: {sorted(node.members)})")
+                       f"(members: {_members(node)})")
             return m, end
         return v, end
     if isinstance(node, StrN):
@@ -421,7 +421,7 @@ def _check_leaf(r: _Reader, leaf, v, at: int, base: int):
         m = node.members.get(v)
         if m is None:
             r.fail(K.INVALID_ENUM, at, f"{v} is not a value of {node.cls.__name__} "
-                   f"(members: {sorted(node.members)})", _segs(leaf.path))
+                   f"(members: {_members(node)})", _segs(leaf.path))
         return m
     if isinstance(node, BitsetN):
         if isinstance(v, bytes):
@@ -753,3 +753,9 @@ def _why(node: Node, native: bool, v: Any, segs: list, user: list) -> "str | Non
         return None if isinstance(v, Monostate) or v is None else f"expected Monostate(), got {_tname(v)}"
     return None
 
+
+def _members(node: EnumN) -> str:
+    """The values of an enum for a message (a long EnumOf range as lo .. hi)."""
+    if node.range is not None and len(node.members) > 16:
+        return f"{node.range[0]} .. {node.range[1]}"
+    return str(sorted(node.members))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BinSerializerError", "DecodeError", "EncodeError", "SchemaError", "ErrorKind"]
+__all__ = ["BinSerializerError", "DecodeError", "EncodeError", "SchemaError", "DescriptionError", "ErrorKind"]
 
 
 class ErrorKind:
@@ -54,6 +54,13 @@ class BinSerializerError(Exception):
 
 class SchemaError(BinSerializerError, TypeError):
     """A type hint that has no wire layout (raised when a codec is compiled)."""
+
+
+class DescriptionError(SchemaError, ValueError):
+    """A type description (``bin_serializer.schema``) that is not one: malformed
+    JSON, a missing or mistyped key, an unknown kind, nesting or sizes beyond
+    the loader's limits, or a shape whose fingerprint disagrees with the
+    description's own."""
 
 
 class DecodeError(BinSerializerError, ValueError):

@@ -18,8 +18,11 @@ the 24-byte header.
 the types this package models. Python cannot tell some C++ types apart that
 encode alike, and the fingerprint follows the C++ type: ``bytes`` hashes as
 ``std::vector<std::uint8_t>``, ``i8`` as ``std::int8_t`` (not ``char``), an
-IntEnum as an enum without ``enum_range``. ``Duration`` fields have no
-fingerprint here (the tick period is not part of the Python schema).
+IntEnum as an enum without ``enum_range`` unless it declares
+``__enum_range__ = (min, max)``. A C++ ``char`` is the ``char`` marker
+(``char16``, ``char32``, ``wchar`` for the wider ones). ``Duration`` and
+``TimePoint`` fields hash their tick period: a ``Duration[i64]`` declared
+without one has no fingerprint.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from ._schema import (FORMATS, ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, Map
 from .api import _as_buffer, compile_codec
 from .errors import DecodeError, ErrorKind as K, SchemaError
 
-__all__ = ["schema_hash", "message_id", "MessageHeader", "read_header", "encode_message",
+__all__ = ["schema_hash", "version_fingerprints", "message_id", "MessageHeader", "read_header", "encode_message",
            "decode_message", "iter_messages", "message_is", "HEADER_SIZE", "HEADER_SIZE_WITH_ID", "MAGIC"]
 
 MAGIC = b"BSMF"
@@ -55,13 +58,17 @@ _MASK = (1 << 64) - 1
 # Token tags (section 9).
 T_FORMAT, T_BOOL, T_CHAR, T_UINT, T_SINT, T_FLOAT, T_ENUM = 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07
 T_ARRAY, T_STRING, T_SEQUENCE, T_SET, T_MAP, T_OPTIONAL = 0x10, 0x11, 0x12, 0x13, 0x14, 0x15
-T_VARIANT, T_MONOSTATE, T_TUPLE, T_BITSET = 0x16, 0x17, 0x18, 0x19
-T_STRUCT, T_END, T_BULK, T_EVOLVABLE, T_BACKREF = 0x20, 0x21, 0x22, 0x23, 0x2F
+T_ENUM_RANGE = 0x08
+T_VARIANT, T_MONOSTATE, T_TUPLE, T_BITSET, T_DURATION, T_TIME_POINT = 0x16, 0x17, 0x18, 0x19, 0x1A, 0x1B
+T_STRUCT, T_END, T_BULK, T_EVOLVABLE, T_BACKREF, T_CUSTOM = 0x20, 0x21, 0x22, 0x23, 0x2F, 0x30
 
 
 class _Tokens:
-    def __init__(self) -> None:
+    def __init__(self, root_fields: "int | None" = None) -> None:
         self.out = bytearray()
+        # an evolvable root hashed with this many fields instead of its first
+        # version's (version_fingerprints); nested evolvable structs keep theirs
+        self.root_fields = root_fields
 
     def tok(self, tag: int, *params: int) -> None:
         self.out.append(tag)
@@ -70,7 +77,9 @@ class _Tokens:
 
 
 def _scalar(t: _Tokens, spec) -> None:
-    if spec.is_float:
+    if spec.is_char:
+        t.tok(T_CHAR, spec.size)
+    elif spec.is_float:
         t.tok(T_FLOAT, spec.size)
     else:
         t.tok(T_SINT if spec.signed else T_UINT, spec.size)
@@ -84,32 +93,51 @@ def _struct_fields(t: _Tokens, node: StructN, fields: list, native: bool, stack:
 
 
 def _type(t: _Tokens, node: Node, native: bool, stack: tuple) -> None:
-    if isinstance(node, StructN) and node in stack:
+    if node.custom_id is not None:
+        t.tok(T_CUSTOM, node.custom_id)
+    elif isinstance(node, StructN) and node in stack:
         t.tok(T_BACKREF, stack.index(node) + 1)
     elif isinstance(node, StructN) and node.versions is not None:
         t.tok(T_EVOLVABLE)
-        _struct_fields(t, node, node.fields[:node.versions[0]], native, stack)
+        n = t.root_fields if t.root_fields is not None and not stack else node.versions[0]
+        _struct_fields(t, node, node.fields[:n], native, stack)
     elif isinstance(node, StructN):
         if native and cxx_trivially_copyable(node):
             t.tok(T_BULK, layout(node, True).size)
         _struct_fields(t, node, node.fields, native, stack)
     elif isinstance(node, ScalarN):
-        if node.duration:
-            raise SchemaError("schema_hash: Duration fields have no fingerprint in Python (the C++ "
-                              "fingerprint includes the tick period)")
+        if node.duration:  # std/chrono.hpp: [TIME_POINT] DURATION num den, then the rep
+            if node.period is None:
+                raise SchemaError(f"schema_hash: {node.describe()} has no fingerprint: the C++ fingerprint "
+                                  f"includes the tick period; declare it, e.g. Duration[i64, \"ms\"] or "
+                                  f"DurationOf(i64, (1, 30))")
+            if node.time_point:
+                t.tok(T_TIME_POINT)
+            t.tok(T_DURATION, *node.period)
+        if node.enum is True:
+            t.tok(T_ENUM)
+        elif node.enum:
+            t.tok(T_ENUM_RANGE, *node.enum)
         _scalar(t, node.spec)
     elif isinstance(node, BoolN):
         t.tok(T_BOOL)
     elif isinstance(node, EnumN):
-        t.tok(T_ENUM)
+        if node.range is not None:
+            t.tok(T_ENUM_RANGE, *node.range)  # as the underlying integer, two's complement
+        else:
+            t.tok(T_ENUM)
         _scalar(t, node.spec)
     elif isinstance(node, BitsetN):
         t.tok(T_BITSET, node.n)
     elif isinstance(node, StrN):
         t.tok(T_STRING, 1)
+    elif isinstance(node, BytesN) and node.text:
+        t.tok(T_STRING, 1)
     elif isinstance(node, BytesN):
         t.tok(T_SEQUENCE)
         t.tok(T_UINT, 1)
+    elif isinstance(node, ListN) and node.text:
+        t.tok(T_STRING, node.elem.spec.size)
     elif isinstance(node, ListN):
         t.tok(T_SEQUENCE)
         _type(t, node.elem, native, stack)
@@ -148,6 +176,27 @@ def token_stream(hint: Any, format: str = "portable") -> bytes:
     t.tok(T_FORMAT, FORMAT_BYTE[format])  # compact: the portable stream with format token 2
     _type(t, build_node(hint), format == "native", ())
     return bytes(t.out)
+
+
+def version_fingerprints(hint: Any, format: str = "portable") -> "list[int]":
+    """For an evolvable dataclass: the fingerprint counting the fields of each
+    published version, oldest first (the first is schema_hash), as a type
+    description's ``version_fingerprints``. SchemaError for another type."""
+    if format not in FORMATS:
+        raise format_error(format)
+    node = build_node(hint)
+    if not (isinstance(node, StructN) and node.versions is not None):
+        raise SchemaError(f"version_fingerprints: {node.describe()} is not an evolvable struct")
+    out = []
+    for n in node.versions:
+        t = _Tokens(n)
+        t.tok(T_FORMAT, FORMAT_BYTE[format])
+        _type(t, node, format == "native", ())
+        h = _FNV_OFFSET
+        for b in t.out:
+            h = ((h ^ b) * _FNV_PRIME) & _MASK
+        out.append(h)
+    return out
 
 
 def _compute_schema_hash(hint: Any, format: str) -> int:

@@ -20,6 +20,8 @@ hint                       C++ type                    Python value
 =========================  ==========================  ============================
 ``u8 u16 u32 u64``         ``uint8_t`` ... ``uint64_t``  ``int``
 ``i8 i16 i32 i64``         ``int8_t`` ... ``int64_t``    ``int``
+``char char8 char16``     ``char``, ``char8_t``,        ``int`` (the character code)
+``char32 wchar``           ``char16_t`` ... ``wchar_t``
 ``f32 f64`` (``float``)    ``float`` / ``double``        ``float``
 ``bool``                   ``bool``                      ``bool``
 ``str``                    ``std::string`` (UTF-8)       ``str``
@@ -40,6 +42,8 @@ __all__ = [
     "Scalar", "Fixed", "Array", "Bitset", "BitsetSpec", "Duration", "DurationSpec",
     "Monostate", "Variant", "TaggedUnion", "TaggedSpec", "NDArray", "NDArraySpec", "Records", "RecordsSpec",
     "Bits", "DurationOf", "Tagged", "to_datetime", "from_datetime", "TimePoint", "TimePointOf",
+    "char", "char8", "char16", "char32", "wchar", "Text", "TextSpec", "EnumRange", "EnumOf", "EnumSpec", "Custom", "CustomSpec",
+    "PERIODS",
 ]
 
 
@@ -51,6 +55,10 @@ class Scalar:
     code: str
     size: int
     is_float: bool = False
+    # a C++ character type (char, char8_t, char16_t, char32_t, wchar_t): the
+    # same bytes as the integer of its size, but fingerprinted as a character
+    # (token t_char) and never a varint in the compact format
+    is_char: bool = False
 
     @property
     def signed(self) -> bool:
@@ -79,7 +87,14 @@ I64 = Scalar("i64", "q", 8)
 F32 = Scalar("f32", "f", 4, is_float=True)
 F64 = Scalar("f64", "d", 8, is_float=True)
 
-SCALARS = {s.name: s for s in (U8, U16, U32, U64, I8, I16, I32, I64, F32, F64)}
+CHAR = Scalar("char", "b", 1, is_char=True)  # signed, as `char` on x86-64 and the ABIs this package models
+CHAR8 = Scalar("char8", "B", 1, is_char=True)
+CHAR16 = Scalar("char16", "H", 2, is_char=True)
+CHAR32 = Scalar("char32", "I", 4, is_char=True)
+WCHAR = Scalar("wchar", "i", 4, is_char=True)  # wchar_t of Linux / macOS (4 bytes, signed)
+
+SCALARS = {s.name: s for s in (U8, U16, U32, U64, I8, I16, I32, I64, F32, F64, CHAR, CHAR8, CHAR16, CHAR32,
+                               WCHAR)}
 
 u8 = Annotated[int, U8]
 u16 = Annotated[int, U16]
@@ -91,6 +106,27 @@ i32 = Annotated[int, I32]
 i64 = Annotated[int, I64]
 f32 = Annotated[float, F32]
 f64 = Annotated[float, F64]
+char = Annotated[int, CHAR]  # C++ `char` (its code as an int: ord("a"))
+char8 = Annotated[int, CHAR8]  # char8_t
+char16 = Annotated[int, CHAR16]  # char16_t
+char32 = Annotated[int, CHAR32]  # char32_t
+wchar = Annotated[int, WCHAR]  # wchar_t (4 bytes)
+
+# std::ratio of each chrono unit name (a duration's period, in seconds).
+PERIODS = {"ns": (1, 10**9), "us": (1, 10**6), "ms": (1, 10**3), "s": (1, 1), "min": (60, 1),
+           "h": (3600, 1), "d": (86400, 1)}
+
+
+def _period(p: Any) -> "tuple[int, int]":
+    """A duration's period from a unit name ("ms") or a (num, den) pair."""
+    if isinstance(p, str):
+        if p not in PERIODS:
+            raise ValueError(f"duration unit must be one of {list(PERIODS)} or a (num, den) pair, not {p!r}")
+        return PERIODS[p]
+    if (isinstance(p, tuple) and len(p) == 2 and all(type(x) is int for x in p)
+            and 0 < p[0] < 2**63 and 0 < p[1] < 2**63):
+        return (p[0], p[1])
+    raise ValueError(f"duration period must be a unit name or a (num, den) pair of positive ints, not {p!r}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,20 +168,29 @@ def Bitset(n: int) -> Any:  # noqa: N802 - reads like a type
 @dataclasses.dataclass(frozen=True)
 class DurationSpec:
     rep: Scalar
-    unit: "str | None" = None  # set for a time_point (TimePoint / TimePointOf): its tick unit
+    # set for a time_point of an epoch clock (TimePoint / TimePointOf) in "s",
+    # "ms", "us" or "ns": its tick unit, for decode(..., datetimes=True)
+    unit: "str | None" = None
+    # the std::ratio (num, den) of the tick period in seconds: part of the C++
+    # fingerprint (not of the bytes); None: unknown, the type has no fingerprint
+    period: "tuple[int, int] | None" = None
+    time_point: bool = False  # a std::chrono::time_point (fingerprint: TIME_POINT, then the duration)
 
 
 class Duration:
-    """``Duration[i64]``: a ``std::chrono::duration<Rep, Period>`` (or a
-    ``time_point``) as its tick count. The period is not on the wire; the
-    value is the plain number of ticks (``int`` or, for ``Duration[f64]``,
-    ``float``)."""
+    """``Duration[i64, "ms"]``: a ``std::chrono::duration<Rep, Period>`` as its
+    tick count (``int`` or, for an f32/f64 rep, ``float``). The period (a unit
+    "ns" "us" "ms" "s" "min" "h" "d", or a ``(num, den)`` ratio of seconds) is
+    not on the wire but is part of the fingerprint; ``Duration[i64]`` without
+    it encodes the same bytes and has no fingerprint."""
 
-    def __class_getitem__(cls, rep: Any) -> Any:
+    def __class_getitem__(cls, params: Any) -> Any:
+        rep, period = params if isinstance(params, tuple) and len(params) == 2 else (params, None)
         spec = _scalar_of(rep)
         if spec is None:
             raise TypeError(f"Duration[Rep] needs a number marker such as i64, got {rep!r}")
-        return Annotated[float if spec.is_float else int, spec, DurationSpec(spec)]
+        ratio = _period(period) if period is not None else None
+        return Annotated[float if spec.is_float else int, spec, DurationSpec(spec, None, ratio)]
 
 
 class TimePoint:
@@ -153,12 +198,14 @@ class TimePoint:
     counting from the Unix epoch (``system_clock``) in that unit ("s", "ms",
     "us", "ns"). On the wire and by default in Python it is the tick count
     (like ``Duration``); ``decode(..., datetimes=True)`` gives an aware UTC
-    ``datetime`` instead."""
+    ``datetime`` instead. Other periods ("min", "h", "d", a ``(num, den)``
+    ratio) are accepted too and stay tick counts."""
 
     def __class_getitem__(cls, params: Any) -> Any:
         if not isinstance(params, tuple) or len(params) != 2:
             raise TypeError('use TimePoint[Rep, unit], e.g. TimePoint[i64, "ns"]')
-        return Annotated[int, TimePointOf(*params)]
+        spec = TimePointOf(*params)
+        return Annotated[float if spec.rep.is_float else int, spec]
 
 
 class Monostate:
@@ -252,7 +299,7 @@ class Records:
 #
 #   coords:  Annotated[list[f32], Fixed(3)]        # Array[f32, 3]
 #   flags:   Annotated[int, Bits(12)]              # Bitset(12)
-#   elapsed: Annotated[int, DurationOf(i64)]       # Duration[i64]
+#   elapsed: Annotated[int, DurationOf(i64, "ns")]  # Duration[i64, "ns"]
 #   taken:   Annotated[int, TimePointOf(i64, "ns")]  # TimePoint[i64, "ns"]
 #   value:   Annotated[Variant, Tagged(i32, str)]  # TaggedUnion[i32, str]
 #   ticks:   Annotated[numpy.ndarray, RecordsSpec(Tick)]  # Records[Tick]
@@ -265,22 +312,93 @@ def Bits(n: int) -> BitsetSpec:  # noqa: N802 - reads like a type
     return BitsetSpec(n)
 
 
-def DurationOf(rep: Any) -> DurationSpec:  # noqa: N802
-    """``Annotated[int, DurationOf(i64)]``: a chrono duration / time_point with that Rep."""
+def DurationOf(rep: Any, period: Any = None) -> DurationSpec:  # noqa: N802
+    """``Annotated[int, DurationOf(i64, "ms")]``: a chrono duration with that Rep
+    and period (a unit name or a ``(num, den)`` pair; see Duration)."""
     spec = _scalar_of(rep)
     if spec is None:
         raise TypeError(f"DurationOf(rep) needs a number marker such as i64, got {rep!r}")
-    return DurationSpec(spec)
+    return DurationSpec(spec, None, _period(period) if period is not None else None)
 
 
-def TimePointOf(rep: Any, unit: str) -> DurationSpec:  # noqa: N802
+def TimePointOf(rep: Any, unit: Any) -> DurationSpec:  # noqa: N802
     """``Annotated[int, TimePointOf(i64, "ns")]``: a time_point (see TimePoint)."""
     spec = _scalar_of(rep)
-    if spec is None or spec.is_float:
-        raise TypeError(f"TimePointOf(rep, unit) needs an integer marker such as i64, got {rep!r}")
-    if unit not in _UNITS:
+    if spec is None or spec.is_char:
+        raise TypeError(f"TimePointOf(rep, unit) needs a number marker such as i64, got {rep!r}")
+    if isinstance(unit, str) and unit in _UNITS and not spec.is_float:
+        return DurationSpec(spec, unit, PERIODS[unit], True)
+    if not isinstance(unit, (str, tuple)):
         raise ValueError(f"time_point unit must be one of {sorted(_UNITS)}, not {unit!r}")
-    return DurationSpec(spec, unit)
+    return DurationSpec(spec, None, _period(unit), True)
+
+
+@dataclasses.dataclass(frozen=True)
+class TextSpec:
+    """``Annotated[list[int], Text(2)]``: a ``std::basic_string`` of characters
+    wider than one byte (``std::u16string``: 2, ``std::u32string``: 4): a count,
+    then the characters; the value is the list of character codes.
+    ``Annotated[bytes, Text(1)]``: a ``std::string`` as raw ``bytes`` (not
+    necessarily UTF-8), fingerprinted as the string it is (plain ``bytes`` is a
+    ``std::vector<uint8_t>``)."""
+
+    char_size: int
+
+
+def Text(char_size: int) -> TextSpec:  # noqa: N802
+    if char_size not in (1, 2, 4):
+        raise ValueError(f"Text(char_size): 1, 2 or 4, not {char_size!r}")
+    return TextSpec(char_size)
+
+
+@dataclasses.dataclass(frozen=True)
+class EnumRange:
+    """``Annotated[E, EnumRange(lo, hi)]`` or ``E.__enum_range__ = (lo, hi)``: the
+    C++ ``enum_range<E>`` the enum declares (part of its fingerprint)."""
+
+    min: int
+    max: int
+
+
+@dataclasses.dataclass(frozen=True)
+class EnumSpec:
+    rep: Scalar
+    range: "tuple[int, int] | None" = None
+
+
+def EnumOf(underlying: Any, min: "int | None" = None, max: "int | None" = None) -> EnumSpec:  # noqa: N802
+    """``Annotated[int, EnumOf(i8, -2, 3)]``: a C++ enum seen as its underlying
+    integer (no Python enum class; what a type description gives, as it does
+    not list the enumerators), with the ``enum_range`` it declares, if any.
+    Same bytes as the integer; fingerprinted as an enum. With a range of at
+    most 4096 values, decoding refuses a value outside it (``invalid_enum``,
+    errc ``invalid_value``, as C++) and so does encoding; a wider range is not
+    checked."""
+    spec = _scalar_of(underlying)
+    if spec is None or spec.is_float:
+        raise TypeError(f"EnumOf(underlying) needs an integer marker such as u8, got {underlying!r}")
+    if (min is None) != (max is None):
+        raise ValueError("EnumOf: give both min and max, or neither")
+    if min is not None and max is not None:
+        if type(min) is not int or type(max) is not int or not spec.min <= min <= max <= spec.max:
+            raise ValueError(f"EnumOf: range {min!r} .. {max!r} must be ints within {spec.name}, min <= max")
+        return EnumSpec(spec, (min, max))
+    return EnumSpec(spec)
+
+
+@dataclasses.dataclass(frozen=True)
+class CustomSpec:
+    """``Annotated[T, Custom(0x4d6f6e6579000001)]``: a C++ type with its own
+    ``codec<T>`` declaring ``schema_id``: encoded as the hint T (which must give
+    the codec's bytes) but fingerprinted as the codec's id."""
+
+    id: int
+
+
+def Custom(schema_id: int) -> CustomSpec:  # noqa: N802
+    if type(schema_id) is not int or not 0 <= schema_id < 2**64:
+        raise ValueError(f"Custom(schema_id) needs an int in 0 .. 2**64-1, not {schema_id!r}")
+    return CustomSpec(schema_id)
 
 
 def Tagged(*alternatives: Any) -> TaggedSpec:  # noqa: N802

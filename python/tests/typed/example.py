@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Annotated, Iterator, Optional
 
 from bin_serializer import decode, decode_from, encode, iter_decode
-from bin_serializer.types import (Bits, DurationOf, Fixed, Tagged, TimePointOf, Variant, f32, from_datetime, i32,
-                                  i64, to_datetime, u8, u64)
+from bin_serializer.types import (Bits, DurationOf, Fixed, Tagged, TimePointOf, Variant, char, f32, from_datetime,
+                                  i32, i64, to_datetime, u8, u64)
 
 
 @dataclass
@@ -19,7 +19,8 @@ class Sample:
     name: str
     position: Annotated[list[f32], Fixed(3)]
     flags: Annotated[int, Bits(12)]
-    elapsed_ns: Annotated[int, DurationOf(i64)]
+    elapsed_ns: Annotated[int, DurationOf(i64, "ns")]
+    initial: char  # a C++ char (hashed as a character, not as int8_t)
     taken_at: Annotated[int, TimePointOf(i64, "ns")]
     reading: Annotated[Variant, Tagged(i32, str)]
     level: Optional[u8] = None
@@ -50,7 +51,7 @@ def taken_at(data: bytes) -> datetime.datetime:
 
 def make() -> Sample:
     when = datetime.datetime(2026, 11, 23, 12, 0, tzinfo=datetime.timezone.utc)
-    return Sample(1, "probe", [0.5, 1.0, 2.0], 0xABC, 1500, from_datetime(when, "ns"), Variant(1, "ok"))
+    return Sample(1, "probe", [0.5, 1.0, 2.0], 0xABC, 1500, ord("p"), from_datetime(when, "ns"), Variant(1, "ok"))
 
 
 if __name__ == "__main__":
