@@ -19,6 +19,8 @@
 #include <bin_serializer/std/all.hpp>
 #include <gtest/gtest.h>
 
+#include "test_util.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -217,23 +219,7 @@ bytes encode(const T& value) {
   return bytes(b.bytes().begin(), b.bytes().end());
 }
 
-// A source with read() only (no size, no position, no data()): decoding goes
-// through the stream reader, which cannot check a count against the input.
-class ReadOnlySource {
-public:
-  explicit ReadOnlySource(std::span<const std::byte> b) noexcept : b_(b) {}
-  bool read(void* dst, std::size_t n) noexcept {
-    if (n > b_.size() - pos_) return false;
-    if (n != 0) std::memcpy(dst, b_.data() + pos_, n);
-    pos_ += n;
-    return true;
-  }
-  [[nodiscard]] std::size_t consumed() const noexcept { return pos_; }
-
-private:
-  std::span<const std::byte> b_;
-  std::size_t pos_ = 0;
-};
+using test_util::ReadOnlySource;
 
 // The outcome of one deserialize() from a BufferView, with every allocation
 // made during the call.

@@ -55,21 +55,7 @@ using bytes = std::vector<std::byte>;
 constexpr bs::options big = bs::test_formats::big_endian;
 
 // A stream: read() only.
-class SpanSource {
-public:
-  explicit SpanSource(std::span<const std::byte> b) noexcept : b_(b) {}
-  bool read(void* dst, std::size_t n) noexcept {
-    if (n > b_.size() - pos_) return false;
-    if (n != 0) std::memcpy(dst, b_.data() + pos_, n);
-    pos_ += n;
-    return true;
-  }
-  [[nodiscard]] std::size_t consumed() const noexcept { return pos_; }
-
-private:
-  std::span<const std::byte> b_;
-  std::size_t pos_ = 0;
-};
+using SpanSource = test_util::ReadOnlySource;
 
 template <bs::options O, class T>
 bytes encode(const T& v) {

@@ -76,6 +76,24 @@ struct WriteOnlySink {
   }
 };
 
+// An input with read() only (no size, no position, no data()): decoding goes
+// through the stream reader, which cannot check a count against the input.
+class ReadOnlySource {
+public:
+  explicit ReadOnlySource(std::span<const std::byte> b) noexcept : b_(b) {}
+  bool read(void* dst, std::size_t n) noexcept {
+    if (n > b_.size() - pos_) return false;
+    if (n != 0) std::memcpy(dst, b_.data() + pos_, n);
+    pos_ += n;
+    return true;
+  }
+  [[nodiscard]] std::size_t consumed() const noexcept { return pos_; }
+
+private:
+  std::span<const std::byte> b_;
+  std::size_t pos_ = 0;
+};
+
 // FNV-1a 64 over a byte string, written independently of the library (for
 // the schema fingerprint tests, which spell out the token stream).
 constexpr std::uint64_t fnv(std::initializer_list<unsigned> bytes) {
