@@ -3,7 +3,7 @@
 // by name would silently measure every value by writing it. The control build
 // spells it right.
 // EXPECT-ERROR: has_size = true exactly when
-// MAX-LINES: 32 clang-19 prints the instantiation path from serialize() to the codec's facts (seven notes) and the compared values
+// MAX-LINES: 40 clang-19 prints the instantiation path from serialize() to the codec's facts (ten notes: the entry point, the classification walk that reads the facts, the check) and the compared values
 #include <bin_serializer/bin_serializer.hpp>
 
 #include <cstddef>
