@@ -278,7 +278,8 @@ consteval auto walk() {
   } else if constexpr (evolvable_type<U>) {
     // Its prefix is a layout of its own; its versions<...> must fit its fields.
     using parts = decltype(fields_parts<Opts, U>());
-    constexpr bool ok = has_visible_fields<U> && versions_well_formed<U>(parts::size);
+    constexpr bool ok = has_visible_fields<U> &&
+                        versions_well_formed<U>(parts::size - ends_with_unknown_fields(parts{}));
     return type_facts<parts>{category::evolvable,        true, fields_visible<Opts, U>(), false,
                              any_refused<Opts>(parts{}), ok};
   } else if constexpr (scalar_type<U>) {

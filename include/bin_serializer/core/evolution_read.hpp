@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "../error.hpp"
+#include "evolution_fields.hpp"
 #include "evolution_io.hpp"
 
 namespace bin_serializer::detail {
@@ -48,6 +49,18 @@ bool read_evolvable(R& r, T& value) {
   }
 
   const std::size_t pos = r.position();
+  if constexpr (keeps_unknown_fields<T>) {
+    // Keep what a newer writer appended (bounded by the bytes present:
+    // copied as they arrive, never sized from the prefix alone).
+    unknown_fields& kept = std::get<fields>(refs);
+    kept.bytes.clear();
+    kept.count = 0;
+    if (count > fields && pos <= end) {
+      if (!keep_bytes(r, end - pos, kept.bytes)) return false;
+      kept.count = static_cast<std::uint32_t>(count - fields);
+      return true;
+    }
+  }
   if (pos == end) [[likely]]
     return true;
   if (pos < end && count > fields) return skip_bytes(r, end - pos); // newer data: skip the rest

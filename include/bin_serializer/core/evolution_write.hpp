@@ -4,9 +4,12 @@
 
 #include <cstdint>
 #include <limits>
+#include <tuple>
+#include <utility>
 
 #include "../error.hpp"
 #include "size.hpp"
+#include "evolution_fields.hpp"
 #include "evolution_io.hpp"
 
 namespace bin_serializer::detail {
@@ -18,14 +21,33 @@ bool write_evolvable(W& w, const T& value) {
   // The body length goes first, so measure before writing (a bounded struct
   // is a constant; otherwise one walk over string and container lengths).
   const std::size_t body = fields_size<W::opts>(value);
-  if (body > std::numeric_limits<std::uint32_t>::max()) [[unlikely]]
+  constexpr std::size_t fields = evolvable_field_count<U>();
+  std::size_t count = fields;
+  if constexpr (keeps_unknown_fields<U>) {
+    // Fields a newer writer appended, kept by a read of this (older) type:
+    // written back after ours, counted in the field count.
+    const unknown_fields& kept = std::get<fields>(field_refs(value));
+    if (kept.empty() != kept.bytes.empty()) [[unlikely]]
+      return w.fail(errc::invalid_value); // bytes without a count, or a count without bytes
+    count += kept.count;
+  }
+  if (body > std::numeric_limits<std::uint32_t>::max() ||
+      count > std::numeric_limits<std::uint32_t>::max()) [[unlikely]]
     return w.fail(errc::limit_exceeded);
-  const std::uint32_t prefix[2] = {
-      encode_u32<W::opts>(static_cast<std::uint32_t>(body)),
-      encode_u32<W::opts>(static_cast<std::uint32_t>(evolvable_field_count<U>()))};
+  const std::uint32_t prefix[2] = {encode_u32<W::opts>(static_cast<std::uint32_t>(body)),
+                                   encode_u32<W::opts>(static_cast<std::uint32_t>(count))};
   if (!w.write_bytes(prefix, sizeof prefix)) return false;
-  auto visit = [&w](const auto&... fields) -> bool { return (write_value(w, fields) && ...); };
-  return visit_members(value, visit);
+  if constexpr (keeps_unknown_fields<U>) {
+    const auto refs = field_refs(value);
+    const bool ok = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return (write_value(w, std::get<I>(refs)) && ...);
+    }(std::make_index_sequence<fields>{});
+    const unknown_fields& kept = std::get<fields>(refs);
+    return ok && (kept.bytes.empty() || w.write_bytes(kept.bytes.data(), kept.bytes.size()));
+  } else {
+    auto visit = [&w](const auto&... f) -> bool { return (write_value(w, f) && ...); };
+    return visit_members(value, visit);
+  }
 }
 
 } // namespace bin_serializer::detail

@@ -40,6 +40,10 @@ namespace detail::schema {
 // FNV-1a 64 over tag bytes and little-endian u64 parameters.
 struct fnv1a {
   std::uint64_t h = 0xcbf29ce484222325ULL;
+  // Not for fingerprints: every version of every evolvable struct (with its
+  // field counts), for comparing two types' complete encodings
+  // (frame/compatibility.hpp).
+  bool all_versions = false;
   constexpr void byte(unsigned char b) noexcept {
     h ^= b;
     h *= 0x100000001b3ULL;
@@ -99,6 +103,12 @@ constexpr void hash_evolvable(fnv1a& h) {
   static_assert(check_evolvable<T>());
   constexpr std::size_t fields = evolution_counts<T>[K - 1];
   h.token(t_evolvable);
+  if (h.all_versions) {
+    constexpr auto counts = evolution_counts<T>;
+    for (const std::size_t c : counts) h.param(c);
+    hash_struct<Opts, T, Stack>(h, first_n<counts.back()>(member_types_t<T>{}));
+    return;
+  }
   hash_struct<Opts, T, Stack>(h, first_n<fields>(member_types_t<T>{}));
 }
 
@@ -142,6 +152,16 @@ constexpr void hash_type(fnv1a& h) {
 template <options Opts, class T>
 consteval std::uint64_t compute() {
   fnv1a h;
+  h.token(t_format, static_cast<std::uint8_t>(format_of<Opts>::id));
+  hash_type<Opts, T, type_list<>>(h);
+  return h.h;
+}
+
+// Every version of every evolvable struct inside (not a fingerprint).
+template <options Opts, class T>
+consteval std::uint64_t compute_complete() {
+  fnv1a h;
+  h.all_versions = true;
   h.token(t_format, static_cast<std::uint8_t>(format_of<Opts>::id));
   hash_type<Opts, T, type_list<>>(h);
   return h.h;

@@ -129,6 +129,12 @@ inline json signed_number(std::int64_t v) {
   return number(0 - static_cast<std::uint64_t>(v), true); // well defined for INT64_MIN too
 }
 
+inline json literal_true() {
+  json j;
+  j.text = "true";
+  return j;
+}
+
 inline json hex64(std::uint64_t v) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string s = "0x";
@@ -243,6 +249,9 @@ json describe_fields(std::size_t since_from) {
   [&]<class... Fs>(type_list<Fs...>) {
     std::size_t i = 0;
     auto one = [&]<class F>() {
+      if constexpr (std::is_same_v<std::remove_cv_t<F>, unknown_fields>) {
+        return; // not a field: the node says "keeps_unknown"
+      } else {
       json field = json::object();
       field.add("name", string(names[i]));
       if (since_from != 0) {
@@ -252,9 +261,27 @@ json describe_fields(std::size_t since_from) {
           field.add("since", number(version));
         }
       }
+      if constexpr (is_retired_v<std::remove_cv_t<F>>) {
+        field.add("retired", literal_true());
+        using U = typename std::remove_cv_t<F>::value_type;
+        if constexpr (std::is_integral_v<U> || std::is_enum_v<U>) {
+          const U fixed = std::remove_cv_t<F>::fixed_value();
+          if (fixed != U{}) {
+            if constexpr (std::is_enum_v<U>)
+              field.add("retired_value",
+                        signed_number(static_cast<std::int64_t>(
+                            static_cast<std::underlying_type_t<U>>(fixed))));
+            else if constexpr (std::is_signed_v<U>)
+              field.add("retired_value", signed_number(static_cast<std::int64_t>(fixed)));
+            else
+              field.add("retired_value", number(static_cast<std::uint64_t>(fixed)));
+          }
+        }
+      }
       field.add("type", describe_type<Opts, F, inner>());
       list.push(std::move(field));
       ++i;
+      }
     };
     (one.template operator()<Fs>(), ...);
   }(member_types_t<T>{});
@@ -265,6 +292,7 @@ json describe_fields(std::size_t since_from) {
       json counts = json::array();
       for (const std::size_t c : evolution_counts<T>) counts.push(number(c));
       node.add("versions", std::move(counts));
+      if constexpr (keeps_unknown_fields<T>) node.add("keeps_unknown", literal_true());
     }
   }
   node.add("fields", std::move(list));
