@@ -259,7 +259,7 @@ struct breaking_change {
                 "bin_serializer: the new type cannot read data the old one wrote, or the reverse: "
                 "breaking_change<FIELD, WHY> above names the field and the change "
                 "(docs/evolution.md says which changes are safe)");
-  static constexpr bool ok = false;
+  static constexpr bool ok = true; // one error: this one
 };
 
 } // namespace detail::compat

@@ -129,7 +129,9 @@ consteval bool versions_well_formed(std::size_t fields) {
 // them there are (one at most is allowed, check_evolvable says).
 template <class... Ts>
 consteval bool ends_with_unknown_fields(type_list<Ts...>) {
-  return (false, ..., std::is_same_v<std::remove_cv_t<Ts>, unknown_fields>);
+  bool last = false;
+  ((last = std::is_same_v<std::remove_cv_t<Ts>, unknown_fields>), ...);
+  return last;
 }
 template <class... Ts>
 consteval std::size_t unknown_fields_members(type_list<Ts...>) {
