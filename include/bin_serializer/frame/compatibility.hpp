@@ -37,7 +37,9 @@
 #include <type_traits>
 #include <utility>
 
-#include "../bin_serializer.hpp"
+#include "../core/evolution_fields.hpp"
+#include "../core/evolution_io.hpp"
+#include "../core/shape.hpp"
 #include "../reflect/field_names.hpp"
 #include "schema_hash.hpp"
 
