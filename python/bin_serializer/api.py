@@ -79,7 +79,9 @@ class Codec:
         self.min_size = min_size(self.node, native)
         self.name = _slow.root_name(self.node)
         self.backend = _BACKEND
-        if _BACKEND == "c":
+        if _BACKEND == "c" and _python_only(self.node):
+            self.backend = "python"  # retired / kept unknown fields: the compiled codec delegates
+        if self.backend == "c":
             # the compiled codec (_cext.c) runs the plan _accel.py derives from the node
             prog = self.program = _accel.program(self.node, native, arrays)
             self.fast_decode = prog.decode_from
@@ -270,6 +272,25 @@ def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: boo
     return value
 
 
+def _python_only(node: Node) -> bool:
+    """Whether `node` holds an evolvable struct with retired fields or one that
+    keeps unknown fields: the compiled codec does not model them, such types
+    use the generated-Python codec (the same bytes, values and errors)."""
+    from ._accel import _children
+    from ._schema import StructN
+    seen: set = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        if isinstance(n, StructN) and (n.retired or n.keep_unknown):
+            return True
+        stack.extend(_children(n))
+    return False
+
+
 def _has_time_point(node: Node, seen: "set | None" = None) -> bool:
     from ._accel import _children
     from ._schema import ScalarN
@@ -293,8 +314,8 @@ def _datetimes(node: Node, value: Any) -> Any:
     if isinstance(node, ScalarN):
         return to_datetime(value, node.unit)
     if isinstance(node, StructN):
-        for name, f in node.fields:
-            if _has_time_point(f):
+        for i, (name, f) in enumerate(node.fields):
+            if i not in node.retired and _has_time_point(f):
                 object.__setattr__(value, name, _datetimes(f, getattr(value, name)))
         return value
     if isinstance(node, (ListN, ArrayN)) and node.container in ("list", "tuple"):
