@@ -145,7 +145,7 @@ def _ident(name: str, used: "set[str]", prefix: str) -> str:
 
 _RESERVED = {"Annotated", "Any", "dataclass", "Variant", "Monostate", "DurationOf", "TimePointOf", "Tagged",
              "Fixed", "Bits", "Text", "EnumOf", "Custom", "ROOT", "FORMAT", "FINGERPRINT", "MESSAGE_ID",
-             "annotations", "field"} | set(_INTS.values())
+             "annotations", "field", "Retire", "retired"} | set(_INTS.values())
 
 
 class _Gen:
@@ -363,6 +363,11 @@ class _Gen:
                     or versions[-1] != len(fields)):
                 raise DescriptionError(f"{where}: versions {versions!r:.80} must be field counts, strictly "
                                        f"increasing, the last the number of fields")
+        keep = node.get("keeps_unknown", False)
+        if type(keep) is not bool:
+            raise DescriptionError(f"{where}: 'keeps_unknown' must be true or false, not {keep!r:.40}")
+        if keep and versions is None:
+            raise DescriptionError(f"{where}: 'keeps_unknown' on a struct that is not evolvable")
         bulk = None
         if "bulk" in node:
             bulk = _int(node, "bulk", where, 1, 1 << 32)
@@ -376,8 +381,14 @@ class _Gen:
             if not isinstance(f, dict):
                 raise DescriptionError(f"{fw}: a field is a JSON object")
             fname = _name(f, fw)
-            if f.get("retired"):
-                raise DescriptionError(f"{fw}: retired fields are not supported by this package yet")
+            retired = f.get("retired", False)
+            if type(retired) is not bool:
+                raise DescriptionError(f"{fw}: 'retired' must be true or false, not {retired!r:.40}")
+            if "retired_value" in f and not retired:
+                raise DescriptionError(f"{fw}: 'retired_value' on a field that is not retired")
+            if retired and versions is None:
+                raise DescriptionError(f"{fw}: a retired field of a struct that is not evolvable has no Python "
+                                       f"form here")
             if versions is not None:
                 since = _int(f, "since", fw, 1, len(versions))
                 first = next(k for k, n in enumerate(versions, 1) if i < n)
@@ -389,17 +400,32 @@ class _Gen:
             self.field_idents.add(ident)
             if bulk is not None:
                 offsets.append((ident, _int(f, "offset", fw, 0, bulk)))
-            h = self.hint(_need(f, "type", dict, fw), f"{where}.{ident}", d, stack + [pyname])
+            ftype = _need(f, "type", dict, fw)
+            h = self.hint(ftype, f"{where}.{ident}", d, stack + [pyname])
             comment = "" if ident == fname else f"  # C++ name: {json.dumps(fname[:80])}"
+            if retired:
+                value = ""
+                if "retired_value" in f:
+                    rv = _need(f, "retired_value", int, fw)
+                    if ftype.get("kind") not in ("uint", "sint", "bool", "enum", "char"):
+                        raise DescriptionError(f"{fw}: 'retired_value' on a {ftype.get('kind')!r:.40} field (an "
+                                               f"integer, bool or enum field takes one)")
+                    if not -(1 << 63) <= rv < (1 << 64):
+                        raise DescriptionError(f"{fw}: 'retired_value' {rv} does not fit 64 bits")
+                    value = str(rv)
+                self.markers.update(("Retire", "retired"))
+                h = f"Annotated[{h}, Retire({value})] = retired()"
             lines.append(f"    {ident}: {h}{comment}")
         body = ["@dataclass", f"class {pyname}:", f'    """C++ {json.dumps(cname[:200])[1:-1]}"""',
                 *lines]
         if versions is not None:
             body.append(f"    __bin_serializer_versions__ = {tuple(versions)!r}")
+        if keep:
+            body.append("    __bin_serializer_keep_unknown__ = True")
         if self.fmt == "native" and versions is None:
             body.append(f"    __trivially_copyable__ = {bulk is not None}")
         # the same C++ struct met again (same name, same fields) is the same class
-        shape = (cname, kind, tuple(versions or ()), bulk, tuple(lines))
+        shape = (cname, kind, tuple(versions or ()), bulk, keep, tuple(lines))
         got = self.by_shape.get(shape)
         if got is not None:
             return got
