@@ -25,6 +25,12 @@ points onto ``DurationOf`` / ``TimePointOf`` with their period, variants onto
 ``customs={"ns::Money": i64}``. ``opaque`` and ``unknown`` nodes have no Python
 form and are refused.
 
+``breaking_changes(old, new)`` lists what breaks between a saved description
+and the current one (``python -m bin_serializer check``; rules in _check.py
+and README "Checking a new description against a saved one"). Retired fields
+(``"retired"``, ``"retired_value"``) become ``Annotated[T, Retire(v)] =
+retired()`` fields and ``"keeps_unknown"`` ``__bin_serializer_keep_unknown__``.
+
 A description that is not one (malformed JSON, a wrong key or kind, nesting
 deeper than ``MAX_DEPTH``, an array or bitset larger than ``MAX_ELEMENTS``)
 raises ``DescriptionError`` (a ``SchemaError`` and a ``ValueError``), never
@@ -40,7 +46,8 @@ from typing import Any, Mapping
 
 from .errors import DescriptionError, SchemaError
 
-__all__ = ["load", "generate", "parse", "DescriptionError", "MAX_DEPTH", "MAX_ELEMENTS", "MAX_TEXT",
+__all__ = ["load", "generate", "parse", "breaking_changes", "DescriptionError", "MAX_DEPTH", "MAX_ELEMENTS",
+           "MAX_TEXT",
            "MAX_CONTAINER_NESTING"]
 
 MAX_DEPTH = 64  # nesting of type nodes (a deeper description is refused)
@@ -508,6 +515,15 @@ def _check_offsets(g: _Gen, ns: dict) -> None:
             if name in first and first[name] != offset:
                 raise DescriptionError(f"{pyname}.{name}: at offset {offset} in C++, {first[name]} in this "
                                        f"package's layout")
+
+
+def breaking_changes(old: Any, new: Any) -> "list[str]":
+    """Every change from description `old` (saved: what data and readers were
+    made with) to `new` that breaks compatibility, one line each naming the
+    field path, e.g. ``Config.limits.max_users: retyped (uint 2 -> sint 2)``;
+    [] when `new` is compatible. DescriptionError when either cannot be read."""
+    from ._check import breaking_changes as check
+    return check(old, new)
 
 
 _custom: Any = None  # placeholder target of a custom alias while a module is executed by load()
