@@ -19,8 +19,8 @@ description cannot be read (malformed JSON or UTF-8, a wrong key, limits).
 object per line: ``{"file", "offset", "value"}``. Plain messages back to back
 in the description's format, or framed messages with ``--framed`` (messages of
 another type are listed as ``{"skipped": ...}``). Bytes are hex strings,
-enums their integers, variants ``{"index", "value"}``, maps with non-string
-keys lists of ``[key, value]`` pairs, sets lists, non-finite floats the
+enums their integers, variants ``{"index", "value"}``, maps lists of
+``[key, value]`` pairs (in wire order), sets lists, non-finite floats the
 strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``; retired fields are left
 out, kept unknown fields are ``"__unknown__": {"count", "data"}``. Where the
 bytes are bad it prints ``{"file", "offset", "error": kind, "detail", "path"}``
@@ -129,9 +129,7 @@ def _json_value(v: Any, depth: int = 0) -> Any:
         if kept.count:
             out["__unknown__"] = {"count": kept.count, "data": kept.data.hex()}
         return out
-    if isinstance(v, dict):
-        if all(isinstance(k, str) for k in v):
-            return {k: _json_value(x, d) for k, x in v.items()}
+    if isinstance(v, dict):  # a map: [key, value] pairs (keys need not be strings), in wire order
         return [[_json_value(k, d), _json_value(x, d)] for k, x in v.items()]
     if isinstance(v, (set, frozenset)):
         items = [_json_value(x, d) for x in v]

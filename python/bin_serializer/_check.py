@@ -53,6 +53,8 @@ def _canon(v: Any, memo: dict, depth: int = 0) -> Any:
         return got
     if isinstance(v, bool):
         return ("b", v)
+    if isinstance(v, int) and not -(1 << 63) <= v < (1 << 64):
+        raise DescriptionError(f"description holds a number outside 64 bits ({str(v)[:40]}...)")
     return v if isinstance(v, (int, str, float)) or v is None else repr(v)
 
 
@@ -148,10 +150,9 @@ class _Checker:
         if ok == nk == "evolvable":
             self.evolvable(old, new, path)
             return
-        if (self.fmt == "compact" and ok == nk and ok in ("uint", "sint")
-                and old.get("encoding") in ("varint", "zigzag") and new.get("encoding") == old.get("encoding")
-                and type(old.get("size")) is int and type(new.get("size")) is int):
-            if new["size"] > old["size"]:
+        if ok == nk and ok in ("uint", "sint") and type(old.get("size")) is int and type(new.get("size")) is int:
+            if (self.fmt == "compact" and new["size"] > old["size"] and old.get("encoding") in ("varint", "zigzag")
+                    and new.get("encoding") == old.get("encoding")):
                 return  # the same varint bytes for every old value: a safe widening
             if new["size"] < old["size"]:
                 self.report(path, f"narrowed ({ok} {old['size']} -> {nk} {new['size']})")
