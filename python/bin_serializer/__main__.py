@@ -144,12 +144,12 @@ def _json_value(v: Any, depth: int = 0) -> Any:
     return repr(v)
 
 
-def _emit(obj: dict) -> None:
+def _emit(obj: "dict[str, Any]") -> None:
     import json
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
 
 
-def _error_line(name: str, err: Any, base: int = 0) -> dict:
+def _error_line(name: str, err: Any, base: int = 0) -> "dict[str, Any]":
     return {"file": name, "offset": base + err.offset, "error": str(err.kind), "detail": err.detail,
             "path": err.path}
 
@@ -217,7 +217,7 @@ def _dump(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"bin_serializer dump: {e}", file=sys.stderr)
         return 2
-    customs: dict = {}
+    customs: "dict[str, Any]" = {}
     for c in args.custom:
         cname, sep, target = c.rpartition("=")
         mod, sep2, attr = target.partition(":")

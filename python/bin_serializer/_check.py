@@ -35,7 +35,7 @@ _POSITIONAL = re.compile(r"field[0-9]+|_[0-9]+")
 _FORMATS = ("native", "portable", "compact")
 
 
-def _canon(v: Any, memo: dict, depth: int = 0) -> Any:
+def _canon(v: Any, memo: "dict[int, Any]", depth: int = 0) -> Any:
     """A hashable form of a node that ignores what does not reach the wire
     (memo: id of a dict or list -> its form; the parsed description keeps
     every object alive while it is used)."""
@@ -96,7 +96,7 @@ def _short(node: Any, depth: int = 0) -> str:
     return kind
 
 
-def _fields(node: dict, path: str) -> list:
+def _fields(node: "dict[str, Any]", path: str) -> "list[Any]":
     fields = node.get("fields")
     if not isinstance(fields, list):
         raise DescriptionError(f"{path}: a struct needs a 'fields' list")
@@ -109,7 +109,7 @@ def _fields(node: dict, path: str) -> list:
     return fields
 
 
-def _versions(node: dict, nfields: int, path: str) -> list:
+def _versions(node: "dict[str, Any]", nfields: int, path: str) -> "list[int]":
     v = node.get("versions")
     if (not isinstance(v, list) or not v or len(v) > MAX_VERSIONS or not all(type(x) is int for x in v)
             or v[0] < 1 or any(b <= a for a, b in zip(v, v[1:])) or v[-1] != nfields):
@@ -118,7 +118,7 @@ def _versions(node: dict, nfields: int, path: str) -> list:
     return v
 
 
-def _fname(f: dict, i: int) -> str:
+def _fname(f: "dict[str, Any]", i: int) -> str:
     name = f.get("name")
     return name[:200] if isinstance(name, str) and name else f"field{i}"
 
@@ -126,13 +126,13 @@ def _fname(f: dict, i: int) -> str:
 class _Checker:
     def __init__(self, fmt: str) -> None:
         self.fmt = fmt
-        self.out: list = []
-        self.memo: dict = {}
+        self.out: "list[str]" = []
+        self.memo: "dict[int, Any]" = {}
 
     def same(self, a: Any, b: Any) -> bool:
         return bool(_canon(a, self.memo) == _canon(b, self.memo))
 
-    def same_but_fields(self, a: dict, b: dict) -> bool:
+    def same_but_fields(self, a: "dict[str, Any]", b: "dict[str, Any]") -> bool:
         keys = (set(a) | set(b)) - _IGNORED - {"fields"}
         return all(k in a and k in b and self.same(a[k], b[k]) for k in keys)
 
@@ -177,42 +177,43 @@ class _Checker:
                 return
         self.retyped(path, old, new)
 
-    def evolvable(self, old: dict, new: dict, path: str) -> None:
+    def evolvable(self, old: "dict[str, Any]", new: "dict[str, Any]", path: str) -> None:
         of, nf = _fields(old, path), _fields(new, path)
         ov, nv = _versions(old, len(of), path), _versions(new, len(nf), path)
         for k, (a, b) in enumerate(zip(ov, nv), 1):
             if a != b:
                 self.report(path, f"version {k}'s field count edited ({a} -> {b})")
-        new_index: dict = {}
+        new_index: "dict[str, int]" = {}
         for j, f in enumerate(nf):
             new_index.setdefault(_fname(f, j), j)
         for i in range(min(len(of), len(nf))):
             name = _fname(of[i], i)
             sub = f"{path}.{name}"
-            j = new_index.get(name)
-            if j is not None and j != i and not _POSITIONAL.fullmatch(name):
-                self.report(sub, f"reordered (was field {i}, now field {j})")
+            moved = new_index.get(name)
+            if moved is not None and moved != i and not _POSITIONAL.fullmatch(name):
+                self.report(sub, f"reordered (was field {i}, now field {moved})")
             self.field(of[i]["type"], nf[i]["type"], sub)
         for i in range(len(nf), len(of)):
             self.report(f"{path}.{_fname(of[i], i)}", "removed (retire it instead of removing it)")
 
 
-def _top(desc: dict, which: str) -> "tuple[str, int, dict]":
+def _top(desc: "dict[str, Any]", which: str) -> "tuple[str, int, dict[str, Any]]":
     version = desc.get("bin_serializer_schema")
     if type(version) is not int or version != 1:
         raise DescriptionError(f"{which}: 'bin_serializer_schema' must be 1, not {version!r:.40}")
     fmt = desc.get("format")
-    if fmt not in _FORMATS:
+    if not isinstance(fmt, str) or fmt not in _FORMATS:
         raise DescriptionError(f"{which}: 'format' {fmt!r:.40} is not one of {_FORMATS}")
     mid = desc.get("message_id", 0)
     if type(mid) is not int or not 0 <= mid <= 0xFFFFFFFF:
         raise DescriptionError(f"{which}: 'message_id' must be an integer 0 .. 2**32-1, not {mid!r:.40}")
     root = desc.get("type")
     _kind(root, f"{which}: type")
+    assert isinstance(root, dict)
     return fmt, mid, root
 
 
-def _root_name(node: dict) -> str:
+def _root_name(node: "dict[str, Any]") -> str:
     name = node.get("name")
     if node.get("kind") in ("struct", "evolvable") and isinstance(name, str) and name:
         short = name.split("<", 1)[0].rsplit("::", 1)[-1].strip()
@@ -234,7 +235,7 @@ def breaking_changes(old: Any, new: Any) -> "list[str]":
         ofmt, omid, oroot = _top(od, "old description")
         nfmt, nmid, nroot = _top(nd, "new description")
         root = _root_name(oroot)
-        out: list = []
+        out: "list[str]" = []
         if ofmt != nfmt:
             out.append(f"{root}: format changed ({ofmt} -> {nfmt})")
         if omid != nmid:

@@ -500,7 +500,8 @@ def retired() -> Any:
     return dataclasses.field(default=RETIRED, init=False, repr=False, compare=False)
 
 
-class UnknownFields(NamedTuple):
+@dataclasses.dataclass(frozen=True)
+class UnknownFields:
     """What a keeps-unknown evolvable dataclass kept of newer data: the number
     of fields beyond its own and their raw bytes (the rest of the body)."""
 
