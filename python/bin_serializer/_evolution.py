@@ -136,20 +136,38 @@ def decode(node: StructN, buf, pos: int, field_decoder, fail, build: Any = True)
     return (build(node, vals) if build else None), pos  # build: a stand-in maker (_slow._shadow)
 
 
+def kept_of(node: StructN, value: Any) -> "tuple[int, bytes] | None":
+    """(count, bytes) of the unknown fields `value` kept, to write after its
+    own; None when it keeps none."""
+    if not node.keep_unknown:
+        return None
+    kept = unknown_fields(value)
+    if not kept.count:
+        return None
+    if not (type(kept.count) is int and 0 < kept.count <= 0xFFFFFFFF - len(node.fields)
+            and type(kept.data) is bytes):
+        raise ValueError(f"{node.name}: kept unknown fields {kept!r:.80} are not a count and bytes")
+    return kept.count, kept.data
+
+
+def builder(node: StructN) -> Any:
+    """build(values, unknown) for the compiled codec: the instance of decoded
+    values; unknown None or (count, bytes) of the fields kept."""
+    def build(vals: tuple, unknown: Any) -> Any:
+        return construct(node, list(vals), None if unknown is None else UnknownFields(*unknown))
+    return build
+
+
 def encode(node: StructN, value: Any, field_encoder, out: bytearray) -> None:
     """Appends the prefix and the fields; field_encoder(i, v, out) encodes field i."""
     body = bytearray()
     for i, (name, _) in enumerate(node.fields):
         field_encoder(i, node.fixed_value(i) if i in node.retired else getattr(value, name), body)
     count = len(node.fields)
-    if node.keep_unknown:
-        kept = unknown_fields(value)
-        if kept.count:
-            if not (type(kept.count) is int and 0 < kept.count <= 0xFFFFFFFF - count
-                    and isinstance(kept.data, bytes)):
-                raise ValueError(f"{node.name}: kept unknown fields {kept!r:.80} are not a count and bytes")
-            body += kept.data
-            count += kept.count
+    got = kept_of(node, value)
+    if got is not None:
+        count += got[0]
+        body += got[1]
     if len(body) > MAX_BODY:
         raise ValueError(f"{node.name}: body of {len(body)} bytes exceeds the u32 body_length")
     out += PREFIX.pack(len(body), count)

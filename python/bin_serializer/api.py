@@ -79,9 +79,7 @@ class Codec:
         self.min_size = min_size(self.node, native)
         self.name = _slow.root_name(self.node)
         self.backend = _BACKEND
-        if _BACKEND == "c" and _python_only(self.node):
-            self.backend = "python"  # retired / kept unknown fields: the compiled codec delegates
-        if self.backend == "c":
+        if _BACKEND == "c":
             # the compiled codec (_cext.c) runs the plan _accel.py derives from the node
             prog = self.program = _accel.program(self.node, native, arrays)
             self.fast_decode = prog.decode_from
@@ -270,25 +268,6 @@ def decode(cls: Any, data: Any, format: str = "portable", *, allow_trailing: boo
     if datetimes:
         value = _datetimes(codec.node, value)
     return value
-
-
-def _python_only(node: Node) -> bool:
-    """Whether `node` holds an evolvable struct with retired fields or one that
-    keeps unknown fields: the compiled codec does not model them, such types
-    use the generated-Python codec (the same bytes, values and errors)."""
-    from ._accel import _children
-    from ._schema import StructN
-    seen: set = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if id(n) in seen:
-            continue
-        seen.add(id(n))
-        if isinstance(n, StructN) and (n.retired or n.keep_unknown):
-            return True
-        stack.extend(_children(n))
-    return False
 
 
 def _has_time_point(node: Node, seen: "set | None" = None) -> bool:

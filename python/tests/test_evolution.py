@@ -1,9 +1,9 @@
 """Schema evolution (issue 30): retired fields, unknown trailing fields kept,
 ``python -m bin_serializer check`` (schema.breaking_changes) and ``dump``.
 
-Every test runs against both codecs (conftest.py); a type with a retired field
-or one that keeps unknown fields is delegated by the compiled codec to the
-generated-Python one, so both must give the same bytes and errors."""
+Every test runs against both codecs (conftest.py); both model retired and kept
+fields and must give the same bytes, values and errors
+(test_compiled_codec_models_evolution compares them on mutated inputs)."""
 
 from __future__ import annotations
 
@@ -692,3 +692,45 @@ def test_dump_retired_and_unknown(tmp_path, capsys):
     rc, lines, _ = _run_dump(["--schema", str(tmp_path / "old.json"), str(tmp_path / "m.bin")], capsys)
     assert rc == 0
     assert lines[0]["value"] == {"id": 1, "__unknown__": {"count": 1, "data": "03"}}
+
+
+# ---- both codecs agree (the compiled one models retired and kept fields too) -------------------
+
+
+def test_compiled_codec_models_evolution(backend):
+    from bin_serializer import _accel, api
+    if not _accel.available():
+        pytest.skip("the extension is not built")
+    import random
+    rng = random.Random(30)
+    for fmt in FORMATS:
+        for hint, values in ((CfgV2, [CfgV1(1, 2, "ab"), CfgV1(0, 65535, "")]),
+                             (AllRetired, [AllRetired(keep=3)]),
+                             (ProfOld, [ProfNew(1, "x", -5, [1, 2, 3]), ProfOld(2, "y"), ProfNew(3, "", 0, [])]),
+                             (Holder, [HolderNew(1, ProfNew(2, "x", 5, [1]), 3), Holder(1, ProfOld(2, "q"), 4)])):
+            saved = api._BACKEND
+            try:
+                api._BACKEND = "python"
+                py = api.Codec(hint, fmt, False)
+                api._BACKEND = "c"
+                c = api.Codec(hint, fmt, False)
+            finally:
+                api._BACKEND = saved
+            assert py.program is None and c.program is not None
+            for value in values:
+                data = encode(value, fmt)
+                inputs = [data, data[:-1], data[:5], data + b"\x00"]
+                for _ in range(40):
+                    b = bytearray(data)
+                    b[rng.randrange(len(b))] = rng.randrange(256)
+                    inputs.append(bytes(b))
+                for raw in inputs:
+                    outs = []
+                    for codec in (py, c):
+                        try:
+                            v = codec.whole(raw)
+                        except DecodeError as e:
+                            outs.append(("error", e.kind, e.offset, e.path))
+                        else:
+                            outs.append(("value", repr(v), unknown_fields(v), codec.encode(v)))
+                    assert outs[0] == outs[1], (hint, fmt, raw.hex())
