@@ -28,6 +28,7 @@ from .errors import DescriptionError
 
 MAX_FIELDS = 4096  # as schema.load
 MAX_VERSIONS = 4096
+MAX_ITEMS = 1 << 16  # members of any JSON array or object inside a type node
 _MAX_NEST = 400  # JSON levels (schema.parse refuses text nested deeper than about 272)
 _IGNORED = frozenset({"name", "since", "retired", "retired_value", "keeps_unknown", "fingerprint",
                       "version_fingerprints"})
@@ -45,6 +46,9 @@ def _canon(v: Any, memo: "dict[int, Any]", depth: int = 0) -> Any:
         got = memo.get(id(v))
         if got is not None:
             return got
+        if len(v) > MAX_ITEMS:
+            raise DescriptionError(f"description holds a JSON {'object' if isinstance(v, dict) else 'array'} of "
+                                   f"{len(v)} items (at most {MAX_ITEMS})")
         if isinstance(v, dict):
             got = ("{", tuple(sorted((k, _canon(x, memo, depth + 1)) for k, x in v.items() if k not in _IGNORED)))
         else:

@@ -544,6 +544,8 @@ HOSTILE = {
     "huge number text": b'{"bin_serializer_schema": ' + b"9" * 100000 + b"}",
     "huge versions": json.dumps(DOC(EV("A", list(range(1, 200001)), [F("a", U(4))]), fingerprint=False)).encode(),
     "huge fields": json.dumps(DOC(EV("A", [100000], [F("a", U(4))] * 100000), fingerprint=False)).encode(),
+    "huge array in a node": json.dumps(DOC(EV("A", [1], [F("a", {"kind": "variant", "alternatives": [U(1)] * 70000})]),
+                                           fingerprint=False)).encode(),
     "wrong format": json.dumps({**DOC(U(4), fingerprint=False), "format": "nope"}).encode(),
     "fields not a list": json.dumps(DOC({"kind": "evolvable", "name": "A", "versions": [1], "fields": 3},
                                         fingerprint=False)).encode(),
@@ -734,3 +736,29 @@ def test_compiled_codec_models_evolution(backend):
                         else:
                             outs.append(("value", repr(v), unknown_fields(v), codec.encode(v)))
                     assert outs[0] == outs[1], (hint, fmt, raw.hex())
+
+
+def test_check_golden_profile_versions(backend):
+    """ProfileV3's golden description against its own earlier versions (cut from it)."""
+    if backend != "python":
+        pytest.skip("no codec involved: runs once")
+    from pathlib import Path
+    golden = Path(__file__).resolve().parents[2] / "tests" / "frame" / "golden"
+    for fmt in FORMATS:
+        text = (golden / f"profile_v3.{fmt}.json").read_text(encoding="utf-8")
+        cur = json.loads(text)
+        for k in (1, 2):
+            old = copy.deepcopy(cur)
+            old["type"]["versions"] = cur["type"]["versions"][:k]
+            old["type"]["fields"] = cur["type"]["fields"][:cur["type"]["versions"][k - 1]]
+            assert schema.breaking_changes(old, text) == [], (fmt, k)
+            assert schema.breaking_changes(text, old) == [
+                f"ProfileV3.{f['name']}: removed (retire it instead of removing it)"
+                for f in cur["type"]["fields"][old["type"]["versions"][-1]:]], (fmt, k)
+        new = copy.deepcopy(cur)
+        new["type"]["fields"][4]["type"]["fields"][0]["type"] = S(2, "zigzag" if fmt == "compact" else "fixed")
+        assert schema.breaking_changes(text, new) == ["ProfileV3.limits.max_users: retyped (uint 2 -> sint 2)"]
+        new = copy.deepcopy(cur)
+        new["type"]["fields"][1]["retired"] = True  # retiring `id` keeps the slot: safe
+        new["type"]["keeps_unknown"] = True
+        assert schema.breaking_changes(text, new) == []
