@@ -249,6 +249,10 @@ def _dump(args: argparse.Namespace) -> int:
             return 2
         try:
             ok = (_dump_framed if args.framed else _dump_plain)(name, buf, root, fmt) and ok
+        except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+            import os
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
         finally:
             close = getattr(buf, "close", None)
             if close is not None:
