@@ -438,6 +438,8 @@ CHECK_CASES = [
     ("append", "portable", _append, []),
     ("retire", "portable", _set(["fields", 1, "retired"], True), []),
     ("retire with a value", "portable", lambda t: t["fields"][0].update(retired=True, retired_value=3), []),
+    ("un-retire", "portable", None, []),
+    ("keeps_unknown removed", "portable", None, []),
     ("rename", "portable", _set(["fields", 1, "name"], "title"), []),
     ("rename a type", "portable", _set(["name"], "ns::Settings"), []),
     ("compact widening", "compact", _set(["fields", 0, "type"], U(8)), []),
@@ -461,6 +463,15 @@ def _case_docs(case_id, fmt, edit):
         old_t["versions"] = [2, 3, 4]
         new_t = copy.deepcopy(old_t)
         new_t["fields"][3]["type"] = U(2, "varint")
+        return DOC(old_t, fmt, fingerprint=False), DOC(new_t, fmt, fingerprint=False)
+    if case_id in ("un-retire", "keeps_unknown removed"):  # OLD had it, NEW has not
+        old_t["fields"][1]["retired"] = True
+        old_t["keeps_unknown"] = True
+        new_t = copy.deepcopy(old_t)
+        if case_id == "un-retire":
+            del new_t["fields"][1]["retired"]
+        else:
+            del new_t["keeps_unknown"]
         return DOC(old_t, fmt, fingerprint=False), DOC(new_t, fmt, fingerprint=False)
     if case_id == "format":
         return DOC(old_t, fingerprint=False), DOC(_cvt("compact"), "compact", fingerprint=False)
@@ -540,6 +551,8 @@ HOSTILE = {
     "deep nesting": b"[" * 100000 + b"]" * 100000,
     "deep objects": b'{"a":' * 100000 + b"1" + b"}" * 100000,
     "huge count": json.dumps(DOC(EV("A", [10**30], [F("a", U(4))]), fingerprint=False)).encode(),
+    "huge array count": json.dumps(DOC(EV("A", [1], [F("a", {"kind": "array", "count": 10**30, "element": U(1)})]),
+                                       fingerprint=False)).encode(),
     "huge size": json.dumps(DOC(EV("A", [1], [F("a", U(10**30))]), fingerprint=False)).encode(),
     "huge number text": b'{"bin_serializer_schema": ' + b"9" * 100000 + b"}",
     "huge versions": json.dumps(DOC(EV("A", list(range(1, 200001)), [F("a", U(4))]), fingerprint=False)).encode(),
