@@ -25,7 +25,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 from .errors import SchemaError
 from .types import (F64, BitsetSpec, CustomSpec, DurationSpec, EnumRange, EnumSpec, Fixed, Monostate, NDArraySpec,
-                    RecordsSpec, Scalar, TaggedSpec, TextSpec, Variant)
+                    RecordsSpec, Retire, Scalar, TaggedSpec, TextSpec, Variant)
 
 LENGTH_PREFIX = 8
 EVOLVABLE_PREFIX = 8  # [u32 body_length][u32 field_count], fixed in every format
@@ -487,6 +487,9 @@ class _Builder:
         nd = next((m for m in metas if isinstance(m, NDArraySpec)), None)
         rec = next((m for m in metas if isinstance(m, RecordsSpec)), None)
         custom = next((m for m in metas if isinstance(m, CustomSpec)), None)
+        if any(isinstance(m, Retire) for m in metas):
+            raise SchemaError(f"Retired[...] / Retire() marks the type of an evolvable dataclass's field, not one "
+                              f"inside another type{' (in ' + ctx + ')' if ctx else ''}")
         if custom is not None:
             inner = hint.__origin__ if len(metas) == 1 else Annotated[(hint.__origin__,) + tuple(
                 m for m in metas if not isinstance(m, CustomSpec))]
@@ -610,7 +613,6 @@ class _Builder:
         except NameError as e:
             raise SchemaError(f"cannot resolve the type hints of {cls.__qualname__}: {e}. Define the "
                               f"referenced classes at module level") from e
-        from .types import Retire
         for f in dataclasses.fields(cls):
             hint = hints[f.name]
             mark = None

@@ -147,6 +147,16 @@ def test_retired_declaration_errors():
         encode(ValueOnString())
 
 
+def test_retired_marker_inside_another_type_is_refused():
+    @dataclass
+    class Inside:
+        a: list[Retired[u16]]
+        __bin_serializer_versions__ = (1,)
+
+    with pytest.raises(SchemaError, match="Retire"):
+        encode(Inside([]))
+
+
 def test_retired_init_field_gets_the_sentinel():
     @dataclass
     class WithInit:  # a retired field left an __init__ parameter: decoding passes RETIRED
