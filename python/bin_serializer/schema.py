@@ -28,8 +28,9 @@ form and are refused.
 ``breaking_changes(old, new)`` lists what breaks between a saved description
 and the current one (``python -m bin_serializer check``; rules in _check.py
 and README "Checking a new description against a saved one"). Retired fields
-(``"retired"``, ``"retired_value"``) become ``Annotated[T, Retire(v)] =
-retired()`` fields and ``"keeps_unknown"`` ``__bin_serializer_keep_unknown__``.
+(``"retired"``, ``"retired_value"``, evolvable structs only) become
+``Annotated[T, Retire(v)] = field(default=RETIRED, init=False, ...)`` fields
+and ``"keeps_unknown"`` ``__bin_serializer_keep_unknown__ = True``.
 
 A description that is not one (malformed JSON, a wrong key or kind, nesting
 deeper than ``MAX_DEPTH``, an array or bitset larger than ``MAX_ELEMENTS``)
@@ -47,8 +48,7 @@ from typing import Any, Mapping
 from .errors import DescriptionError, SchemaError
 
 __all__ = ["load", "generate", "parse", "breaking_changes", "DescriptionError", "MAX_DEPTH", "MAX_ELEMENTS",
-           "MAX_TEXT",
-           "MAX_CONTAINER_NESTING"]
+           "MAX_TEXT", "MAX_CONTAINER_NESTING"]
 
 MAX_DEPTH = 64  # nesting of type nodes (a deeper description is refused)
 MAX_ELEMENTS = 1 << 16  # elements of a fixed array (all nested arrays multiplied) and bits of a bitset
