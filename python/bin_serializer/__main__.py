@@ -145,8 +145,21 @@ def _json_value(v: Any, depth: int = 0) -> Any:
 
 
 def _emit(obj: "dict[str, Any]") -> None:
+    sys.stdout.write(_dumps(obj) + "\n")
+
+
+def _dumps(obj: "dict[str, Any]") -> str:
     import json
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+
+
+def _value_line(name: str, offset: int, value: Any) -> "tuple[str, bool]":
+    """(the JSON line of a decoded message, whether it could be printed)."""
+    try:
+        return _dumps({"file": name, "offset": offset, "value": _json_value(value)}), True
+    except (RecursionError, ValueError):
+        return _dumps({"file": name, "offset": offset, "error": "limit_exceeded",
+                       "detail": "the value nests too deeply to print", "path": ""}), False
 
 
 def _error_line(name: str, err: Any, base: int = 0) -> "dict[str, Any]":
@@ -175,7 +188,10 @@ def _dump_plain(name: str, buf: Any, root: Any, fmt: str) -> bool:
         except DecodeError as e:
             _emit(_error_line(name, e))
             return False
-        _emit({"file": name, "offset": pos, "value": _json_value(value)})
+        line, printed = _value_line(name, pos, value)
+        sys.stdout.write(line + "\n")
+        if not printed:
+            return False
         pos = after
     return True
 
@@ -202,7 +218,9 @@ def _dump_framed(name: str, buf: Any, root: Any, fmt: str) -> bool:
                 _emit(_error_line(name, e, start))
                 ok = False
                 continue
-            _emit({"file": name, "offset": at, "value": _json_value(value)})
+            line, printed = _value_line(name, at, value)
+            sys.stdout.write(line + "\n")
+            ok = ok and printed
     except DecodeError as e:  # the framing itself: nothing after it can be found
         _emit(_error_line(name, e))
         return False

@@ -785,3 +785,17 @@ def test_check_golden_profile_versions(backend):
         new["type"]["fields"][1]["retired"] = True  # retiring `id` keeps the slot: safe
         new["type"]["keeps_unknown"] = True
         assert schema.breaking_changes(text, new) == []
+
+
+def test_dump_deep_values_are_an_error_line(tmp_path, capsys):
+    d = DOC({"kind": "struct", "name": "L", "fields": [
+        {"name": "v", "type": U(1)},
+        {"name": "next", "type": {"kind": "optional", "value": {"kind": "ref", "name": "L", "depth": 1}}}]})
+    (tmp_path / "l.json").write_text(json.dumps(d))
+    # a list 5000 deep: the decoder's recursion limit; 990 deep: decoded, too deep to print
+    for n in (5000, 990):
+        data = b"\x01\x01" * (n - 1) + b"\x01\x00"
+        (tmp_path / "l.bin").write_bytes(data)
+        rc, lines, err = _run_dump(["--schema", str(tmp_path / "l.json"), str(tmp_path / "l.bin")], capsys)
+        assert rc == 1 and lines[0]["error"] == "limit_exceeded" and lines[0]["offset"] == 0, (n, lines)
+        assert "Traceback" not in err
