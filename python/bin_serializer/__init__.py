@@ -25,7 +25,7 @@ from . import types
 from .api import (Codec, backend, compile_codec, decode, decode_from, encode, iter_decode, records_dtype,
                   set_backend)
 from .errors import BinSerializerError, DecodeError, DescriptionError, EncodeError, ErrorKind, SchemaError
-from .types import Variant
+from .types import RETIRED, Retire, Retired, UnknownFields, Variant, clear_unknown_fields, retired, unknown_fields
 
 __version__ = "0.1.0"
 
@@ -34,4 +34,5 @@ __all__ = [
     "records_dtype",
     "DecodeError", "EncodeError", "SchemaError", "DescriptionError", "BinSerializerError", "ErrorKind",
     "Variant", "types", "__version__",
+    "Retired", "Retire", "RETIRED", "retired", "UnknownFields", "unknown_fields", "clear_unknown_fields",
 ]

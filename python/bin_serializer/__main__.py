@@ -1,18 +1,39 @@
 """``python -m bin_serializer <command>``.
 
     python -m bin_serializer generate DESCRIPTION.json [-o module.py] [--custom 'ns::T=module:attr'] [--raw-strings]
+    python -m bin_serializer check OLD.json NEW.json
+    python -m bin_serializer dump --schema DESCRIPTION.json FILE... [--framed] [--custom ...] [--raw-strings]
 
 ``generate`` writes the typed Python module of a C++ type description
 (``bin_serializer::schema_json<T, Opts>()``, docs/schema.md): its dataclasses,
 ``FORMAT``, ``FINGERPRINT``, ``MESSAGE_ID`` and ``ROOT``. Exit status: 0, or 2
 with a message on standard error when the description cannot be read.
+
+``check`` compares a saved description (OLD) with the current one (NEW) and
+prints every breaking change, one per line naming the field path
+(``Config.limits.max_users: retyped (uint 2 -> sint 2)``); exit status 1 when
+there is one, 0 (printing ``compatible``) when there is none, 2 when a
+description cannot be read (malformed JSON or UTF-8, a wrong key, limits).
+
+``dump`` prints each message of the files (``-``: standard input) as one JSON
+object per line: ``{"file", "offset", "value"}``. Plain messages back to back
+in the description's format, or framed messages with ``--framed`` (messages of
+another type are listed as ``{"skipped": ...}``). Bytes are hex strings,
+enums their integers, variants ``{"index", "value"}``, maps lists of
+``[key, value]`` pairs (in wire order), sets lists, non-finite floats the
+strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"``; retired fields are left
+out, kept unknown fields are ``"__unknown__": {"count", "data"}``. Where the
+bytes are bad it prints ``{"file", "offset", "error": kind, "detail", "path"}``
+(the absolute offset of the bad byte) and exits 1 (a plain file stops there,
+a framed file goes on with the next frame while its framing holds); 2 when
+the description or a file cannot be read.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 from .errors import SchemaError
 
@@ -46,6 +67,218 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_text(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(64 << 20)  # more than schema.MAX_TEXT: refused by the parser, not read whole
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .schema import breaking_changes
+    try:
+        old, new = _read_text(args.old), _read_text(args.new)
+    except OSError as e:
+        print(f"bin_serializer check: {e}", file=sys.stderr)
+        return 2
+    try:
+        changes = breaking_changes(old, new)
+    except (SchemaError, ValueError, RecursionError, MemoryError) as e:
+        print(f"bin_serializer check: {e}", file=sys.stderr)
+        return 2
+    for line in changes:
+        print(line)
+    if not changes:
+        print("compatible")
+    return 1 if changes else 0
+
+
+def _json_value(v: Any, depth: int = 0) -> Any:
+    """A decoded value as JSON data (see the module docstring)."""
+    import dataclasses
+    import enum
+    import math
+
+    from .types import RETIRED, Monostate, Variant, unknown_fields
+    if depth > 1000:
+        raise ValueError("value nests too deeply to print")
+    d = depth + 1
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, enum.Enum):
+        return int(v.value)
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "NaN"
+        if math.isinf(v):
+            return "Infinity" if v > 0 else "-Infinity"
+        return v
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return bytes(v).hex()
+    if isinstance(v, Monostate):
+        return None
+    if isinstance(v, Variant):
+        return {"index": v.index, "value": _json_value(v.value, d)}
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        out = {}
+        for f in dataclasses.fields(v):
+            x = getattr(v, f.name, RETIRED)
+            if x is not RETIRED:
+                out[f.name] = _json_value(x, d)
+        kept = unknown_fields(v)
+        if kept.count:
+            out["__unknown__"] = {"count": kept.count, "data": kept.data.hex()}
+        return out
+    if isinstance(v, dict):  # a map: [key, value] pairs (keys need not be strings), in wire order
+        return [[_json_value(k, d), _json_value(x, d)] for k, x in v.items()]
+    if isinstance(v, (set, frozenset)):
+        items = [_json_value(x, d) for x in v]
+        try:
+            return sorted(items)
+        except TypeError:
+            return items
+    if isinstance(v, (list, tuple)):
+        return [_json_value(x, d) for x in v]
+    if hasattr(v, "tolist"):  # a numpy array
+        return _json_value(v.tolist(), d)
+    return repr(v)
+
+
+def _emit(obj: "dict[str, Any]") -> None:
+    sys.stdout.write(_dumps(obj) + "\n")
+
+
+def _dumps(obj: "dict[str, Any]") -> str:
+    import json
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False)
+
+
+def _value_line(name: str, offset: int, value: Any) -> "tuple[str, bool]":
+    """(the JSON line of a decoded message, whether it could be printed)."""
+    try:
+        return _dumps({"file": name, "offset": offset, "value": _json_value(value)}), True
+    except (RecursionError, ValueError):
+        return _dumps({"file": name, "offset": offset, "error": "limit_exceeded",
+                       "detail": "the value nests too deeply to print", "path": ""}), False
+
+
+def _error_line(name: str, err: Any, base: int = 0) -> "dict[str, Any]":
+    return {"file": name, "offset": base + err.offset, "error": str(err.kind), "detail": err.detail,
+            "path": err.path}
+
+
+def _open_input(path: str) -> Any:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    import mmap
+    with open(path, "rb") as f:
+        try:
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except (ValueError, OSError):  # an empty file (or one that cannot be mapped): read it
+            return f.read()
+
+
+def _dump_plain(name: str, buf: Any, root: Any, fmt: str) -> bool:
+    from .api import decode_from
+    from .errors import DecodeError
+    pos, end = 0, len(buf)
+    while pos < end:
+        try:
+            value, after = decode_from(root, buf, pos, fmt)
+        except DecodeError as e:
+            _emit(_error_line(name, e))
+            return False
+        line, printed = _value_line(name, pos, value)
+        sys.stdout.write(line + "\n")
+        if not printed:
+            return False
+        pos = after
+    return True
+
+
+def _dump_framed(name: str, buf: Any, root: Any, fmt: str) -> bool:
+    from .api import decode
+    from .errors import DecodeError
+    from .message import iter_messages, message_is
+    ok = True
+    pos = 0
+    try:
+        for header, payload in iter_messages(buf):
+            at = pos
+            start = pos + header.size
+            pos = start + header.payload_length
+            if not message_is(root, header, fmt):
+                _emit({"file": name, "offset": at, "skipped": "another type",
+                       "format": header.format, "fingerprint": f"{header.schema_hash:#018x}",
+                       "type_id": header.type_id, "payload_length": header.payload_length})
+                continue
+            try:
+                value = decode(root, payload, fmt)
+            except DecodeError as e:
+                _emit(_error_line(name, e, start))
+                ok = False
+                continue
+            line, printed = _value_line(name, at, value)
+            sys.stdout.write(line + "\n")
+            ok = ok and printed
+    except DecodeError as e:  # the framing itself: nothing after it can be found
+        _emit(_error_line(name, e))
+        return False
+    return ok
+
+
+def _dump(args: argparse.Namespace) -> int:
+    from .api import compile_codec
+    from .schema import load, parse
+    try:
+        text = _read_text(args.schema)
+    except OSError as e:
+        print(f"bin_serializer dump: {e}", file=sys.stderr)
+        return 2
+    customs: "dict[str, Any]" = {}
+    for c in args.custom:
+        cname, sep, target = c.rpartition("=")
+        mod, sep2, attr = target.partition(":")
+        if not sep or not cname or not sep2:
+            print(f"bin_serializer dump: --custom takes 'C++ name=module:attribute', not {c!r}", file=sys.stderr)
+            return 2
+        try:
+            import importlib
+            customs[cname] = getattr(importlib.import_module(mod), attr)
+        except (ImportError, AttributeError) as e:
+            print(f"bin_serializer dump: --custom {c}: {e}", file=sys.stderr)
+            return 2
+    try:
+        root = load(text, customs, raw_strings=args.raw_strings)
+        fmt = parse(text)["format"]  # load() checked it
+        codec = compile_codec(root, fmt)
+        if not args.framed and codec.fixed_size == 0:
+            raise SchemaError(f"{codec.name} always encodes to zero bytes: a file holds any number of them")
+    except SchemaError as e:
+        print(f"bin_serializer dump: {args.schema}: {e}", file=sys.stderr)
+        return 2
+    ok = True
+    for path in args.files:
+        name = "<stdin>" if path == "-" else path
+        try:
+            buf = _open_input(path)
+        except OSError as e:
+            print(f"bin_serializer dump: {e}", file=sys.stderr)
+            return 2
+        try:
+            ok = (_dump_framed if args.framed else _dump_plain)(name, buf, root, fmt) and ok
+        except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+            import os
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
+        finally:
+            close = getattr(buf, "close", None)
+            if close is not None:
+                close()
+    sys.stdout.flush()
+    return 0 if ok else 1
+
+
 def main(argv: "Sequence[str] | None" = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bin_serializer",
                                      description="Tools for bin_serializer type descriptions.")
@@ -61,6 +294,24 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     gen.add_argument("--raw-strings", action="store_true",
                      help="std::string fields as bytes (Annotated[bytes, Text(1)]) instead of str")
     gen.set_defaults(run=_generate)
+    chk = sub.add_parser("check", help="list the breaking changes between a saved description and a new one",
+                         description="Compare a saved type description (OLD) with the current one (NEW): print "
+                                     "every breaking change, one per line naming the field; exit 1 if there is "
+                                     "one, 0 ('compatible') if not, 2 if a description cannot be read.")
+    chk.add_argument("old", help="the saved description (JSON)")
+    chk.add_argument("new", help="the current description (JSON)")
+    chk.set_defaults(run=_check)
+    dmp = sub.add_parser("dump", help="print the messages of files as JSON lines",
+                         description="Print each message of the files (plain messages back to back in the "
+                                     "description's format, or framed messages) as one JSON object per line; "
+                                     "bad bytes give an error line with the absolute offset and exit status 1.")
+    dmp.add_argument("files", nargs="+", metavar="FILE", help="files to read ('-': standard input)")
+    dmp.add_argument("--schema", required=True, help="the type description (JSON) of the messages")
+    dmp.add_argument("--framed", action="store_true", help="the files hold framed messages (header + payload)")
+    dmp.add_argument("--custom", action="append", default=[], metavar="NAME=MODULE:ATTR",
+                     help="the Python hint of a type with its own C++ codec, as for generate; repeatable")
+    dmp.add_argument("--raw-strings", action="store_true", help="std::string fields as bytes (printed as hex)")
+    dmp.set_defaults(run=_dump)
     args = parser.parse_args(argv)
     return int(args.run(args))
 

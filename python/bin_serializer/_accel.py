@@ -234,8 +234,12 @@ class _Builder:
         inames = tuple(sys.intern(n) for n in names)
         if node.versions is not None:
             default = (lambda i, _node=node: _evolution.default_of(_node, i))
-            return _entry(K_EVOLVABLE, n=len(names), kids=kids, order=order, npos=len(pos_idx),
-                          objs=(node.cls, inames, kwnames, frozenset(node.versions), default))
+            objs = (node.cls, inames, kwnames, frozenset(node.versions), default)
+            if node.retired or node.keep_unknown:  # retired fields, unknown fields kept: see dec_evolvable
+                fixed = tuple((node.fixed_value(i),) if i in node.retired else None for i in range(len(names)))
+                kept = (lambda v, _node=node: _evolution.kept_of(_node, v)) if node.keep_unknown else None
+                objs += ((fixed, _evolution.builder(node), kept),)
+            return _entry(K_EVOLVABLE, n=len(names), kids=kids, order=order, npos=len(pos_idx), objs=objs)
         flags = F_RECURSIVE if _contains(node, node) else 0
         offsets: tuple = ()
         size = 0

@@ -88,7 +88,7 @@ typedef struct Plan {
   Py_ssize_t* order;   /* struct built by calling the class: field index of each argument */
   Py_ssize_t npos;     /* ... of which the first npos are positional */
   Py_ssize_t* slot_at; /* F_SLOTS: byte offset of each field's slot in the instance */
-  PyObject* o[5];      /* kind-specific objects (see _accel.py) */
+  PyObject* o[6];      /* kind-specific objects (see _accel.py) */
 } Plan;
 
 /* Module globals, set once by init(). */
@@ -519,7 +519,12 @@ done:
 
 /* [u32 body_length][u32 field_count][fields] (docs/wire-format.md section 11);
  * the same steps as _evolution.decode. o[3]: versions (frozenset of ints),
- * o[4]: default(i) -> the value of a field older data lacks. */
+ * o[4]: default(i) -> the value of a field older data lacks. o[5] (NULL when
+ * the struct has no retired field and keeps no unknown field): (fixed, build,
+ * kept): fixed[i] is None or (the value written in retired field i's slot,);
+ * build(values, unknown) makes the instance (unknown: None or (count, bytes)
+ * of the fields beyond the reader's, kept when kept is not None); kept(value)
+ * -> None or (count, bytes) to write after the fields. */
 static PyObject* dec_evolvable(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
   Py_ssize_t pos = *ppos;
   if (c->end - pos < 8) FAIL_NULL();
@@ -549,6 +554,7 @@ static PyObject* dec_evolvable(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
     vals[i] = PyObject_CallFunction(p->o[4], "n", i);
     if (vals[i] == NULL) goto done;
   }
+  Py_ssize_t known_end = pos;
   if (pos != bend) {
     if (pos < bend && count > (uint64_t)mine) {
       pos = bend;
@@ -557,7 +563,28 @@ static PyObject* dec_evolvable(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
       goto done;
     }
   }
-  r = construct(p, vals);
+  if (p->o[5] != NULL) {
+    PyObject* ex = p->o[5];
+    PyObject* unknown;
+    if (PyTuple_GET_ITEM(ex, 2) != Py_None && count > (uint64_t)mine) {
+      unknown = Py_BuildValue("(Ky#)", (unsigned long long)(count - (uint64_t)mine),
+                              (const char*)c->buf + known_end, bend - known_end);
+      if (unknown == NULL) goto done;
+    } else {
+      unknown = Py_NewRef(Py_None);
+    }
+    PyObject* tup = PyTuple_New(mine);
+    if (tup == NULL) {
+      Py_DECREF(unknown);
+      goto done;
+    }
+    for (Py_ssize_t i = 0; i < mine; ++i) PyTuple_SET_ITEM(tup, i, Py_NewRef(vals[i]));
+    r = PyObject_CallFunctionObjArgs(PyTuple_GET_ITEM(ex, 1), tup, unknown, NULL);
+    Py_DECREF(tup);
+    Py_DECREF(unknown);
+  } else {
+    r = construct(p, vals);
+  }
   if (r) *ppos = pos;
 done:
   decref_vals(vals, mine);
@@ -980,6 +1007,51 @@ static int enc_ndarray(const Plan* p, PyObject* v, Out* o, int with_count, Py_ss
   return rc;
 }
 
+/* An evolvable struct with o[5] (see dec_evolvable): retired fields write
+ * their fixed value, kept unknown fields follow the struct's own (count: the
+ * field_count to write). */
+static int enc_evolution_fields(const Plan* p, PyObject* v, Out* o, uint64_t* count) {
+  PyObject* names = p->o[1];
+  PyObject* ex = p->o[5];
+  PyObject* fixed = PyTuple_GET_ITEM(ex, 0);
+  for (Py_ssize_t i = 0; i < p->n; ++i) {
+    PyObject* f = PyTuple_GET_ITEM(fixed, i);
+    PyObject* x;
+    if (f != Py_None) {
+      x = Py_NewRef(PyTuple_GET_ITEM(f, 0));
+    } else {
+      x = PyObject_GetAttr(v, PyTuple_GET_ITEM(names, i));
+      if (x == NULL) return -1;
+    }
+    int rc = enc(p->kids[i], x, o);
+    Py_DECREF(x);
+    if (rc < 0) return -1;
+  }
+  PyObject* kept_fn = PyTuple_GET_ITEM(ex, 2);
+  if (kept_fn == Py_None) return 0;
+  PyObject* kept = PyObject_CallOneArg(kept_fn, v);
+  if (kept == NULL) return -1;
+  if (kept == Py_None) {
+    Py_DECREF(kept);
+    return 0;
+  }
+  /* kept_fn checked it: (int count, bytes data) with count + fields <= 2**32-1 */
+  unsigned long long k = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(kept, 0));
+  PyObject* data = PyTuple_GET_ITEM(kept, 1);
+  int rc = 0;
+  if (k == (unsigned long long)-1 && PyErr_Occurred()) {
+    rc = -1;
+  } else if (reserve(o, PyBytes_GET_SIZE(data)) < 0) {
+    rc = -1;
+  } else {
+    memcpy(o->p + o->len, PyBytes_AS_STRING(data), (size_t)PyBytes_GET_SIZE(data));
+    o->len += PyBytes_GET_SIZE(data);
+    *count += k;
+  }
+  Py_DECREF(kept);
+  return rc;
+}
+
 static int enc_struct_fields(const Plan* p, PyObject* v, Out* o) {
   PyObject* names = p->o[1];
   if (p->flags & F_PADDED) {
@@ -1320,8 +1392,13 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
       rc = enc_struct_fields(p, v, o);
     } else {
       Py_ssize_t start = o->len;
+      uint64_t count = (uint64_t)p->n;
       rc = put_u(o, 0, 8);
-      if (rc == 0) rc = enc_struct_fields(p, v, o);
+      if (rc == 0 && p->o[5] == NULL) {
+        rc = enc_struct_fields(p, v, o);
+      } else if (rc == 0) {
+        rc = enc_evolution_fields(p, v, o, &count);
+      }
       if (rc == 0) {
         Py_ssize_t body = o->len - start - 8;
         if ((uint64_t)body > 0xFFFFFFFFu) {
@@ -1329,7 +1406,7 @@ static int enc(const Plan* p, PyObject* v, Out* o) {
           rc = -1;
         } else {
           st_le(o->p + start, (uint64_t)body, 4);
-          st_le(o->p + start + 4, (uint64_t)p->n, 4);
+          st_le(o->p + start + 4, count, 4);
         }
       }
     }
@@ -1424,7 +1501,7 @@ static PyObject* Program_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
       Py_DECREF(self);
       return NULL;
     }
-    if (p->kind < 0 || p->kind >= K_COUNT || p->per < 1 || PyTuple_GET_SIZE(objs) > 5) {
+    if (p->kind < 0 || p->kind >= K_COUNT || p->per < 1 || PyTuple_GET_SIZE(objs) > 6) {
       PyErr_SetString(PyExc_ValueError, "bad plan entry");
       Py_DECREF(self);
       return NULL;
@@ -1472,6 +1549,25 @@ static PyObject* Program_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
             p->slot_at[k] >
                 ((PyTypeObject*)p->o[0])->tp_basicsize - (Py_ssize_t)sizeof(PyObject*)) {
           PyErr_SetString(PyExc_ValueError, "slot offset outside the instance");
+          Py_DECREF(self);
+          return NULL;
+        }
+      }
+    }
+    if (p->kind == K_EVOLVABLE && p->o[5] != NULL &&
+        !(PyTuple_Check(p->o[5]) && PyTuple_GET_SIZE(p->o[5]) == 3 &&
+          PyTuple_Check(PyTuple_GET_ITEM(p->o[5], 0)) &&
+          PyTuple_GET_SIZE(PyTuple_GET_ITEM(p->o[5], 0)) == p->n)) {
+      PyErr_SetString(PyExc_ValueError, "bad evolution plan");
+      Py_DECREF(self);
+      return NULL;
+    }
+    if (p->kind == K_EVOLVABLE && p->o[5] != NULL) {
+      PyObject* fixed = PyTuple_GET_ITEM(p->o[5], 0);
+      for (Py_ssize_t k = 0; k < p->n; ++k) {
+        PyObject* f = PyTuple_GET_ITEM(fixed, k);
+        if (f != Py_None && !(PyTuple_Check(f) && PyTuple_GET_SIZE(f) == 1)) {
+          PyErr_SetString(PyExc_ValueError, "bad retired field value");
           Py_DECREF(self);
           return NULL;
         }

@@ -25,7 +25,7 @@ from typing import Any
 from ._schema import (ArrayN, BitsetN, BoolN, BytesN, EnumN, ListN, MapN, MonostateN, Node, OptionalN,
                       ScalarN, SetN, StrN, StructN, TupleN, VariantN)
 from .errors import ErrorKind as K
-from .types import Monostate, Variant
+from .types import _UNKNOWN_ATTR, RETIRED, Monostate, UnknownFields, Variant, unknown_fields
 
 PREFIX = struct.Struct("<II")  # portable; the native format is only supported on little-endian hosts
 MAX_BODY = 0xFFFFFFFF
@@ -81,14 +81,21 @@ def default_of(node: StructN, i: int) -> Any:
     return zero_value(fnode)
 
 
-def construct(node: StructN, vals: list) -> Any:
+def construct(node: StructN, vals: list, unknown: "UnknownFields | None" = None) -> Any:
     args, kwargs = [], {}
-    for (name, _), v in zip(node.fields, vals):
+    for i, ((name, _), v) in enumerate(zip(node.fields, vals)):
+        if i in node.retired:
+            if name in node.no_init:
+                continue  # the attribute keeps its default (RETIRED)
+            v = RETIRED
         if name in node.kw_only:
             kwargs[name] = v
         else:
             args.append(v)
-    return node.cls(*args, **kwargs)
+    obj = node.cls(*args, **kwargs)
+    if unknown is not None:
+        object.__setattr__(obj, _UNKNOWN_ATTR, unknown)
+    return obj
 
 
 def decode(node: StructN, buf, pos: int, field_decoder, fail, build: Any = True) -> "tuple[Any, int]":
@@ -113,23 +120,55 @@ def decode(node: StructN, buf, pos: int, field_decoder, fail, build: Any = True)
         v, pos = field_decoder(i, pos)
         vals.append(v)
     for i in range(known, mine):
-        vals.append(default_of(node, i) if build else None)
+        vals.append((RETIRED if i in node.retired else default_of(node, i)) if build else None)
+    unknown = None
     if pos != end:
         if pos < end and count > mine:
-            pos = end  # newer writer: skip the fields this definition does not know
+            if node.keep_unknown:  # newer writer: keep the fields this definition does not know
+                unknown = UnknownFields(count - mine, bytes(buf[pos:end]))
+            pos = end  # else skip them
         else:
             fail(K.INVALID_VALUE, end, f"{node.name}'s fields end at {pos}, its body at {end}")
+    elif count > mine and node.keep_unknown:
+        unknown = UnknownFields(count - mine, b"")  # newer fields that encode to no bytes
     if build is True:
-        return construct(node, vals), pos
+        return construct(node, vals, unknown), pos
     return (build(node, vals) if build else None), pos  # build: a stand-in maker (_slow._shadow)
+
+
+def kept_of(node: StructN, value: Any) -> "tuple[int, bytes] | None":
+    """(count, bytes) of the unknown fields `value` kept, to write after its
+    own; None when it keeps none."""
+    if not node.keep_unknown:
+        return None
+    kept = unknown_fields(value)
+    if not kept.count:
+        return None
+    if not (type(kept.count) is int and 0 < kept.count <= 0xFFFFFFFF - len(node.fields)
+            and type(kept.data) is bytes):
+        raise ValueError(f"{node.name}: kept unknown fields {kept!r:.80} are not a count and bytes")
+    return kept.count, kept.data
+
+
+def builder(node: StructN) -> Any:
+    """build(values, unknown) for the compiled codec: the instance of decoded
+    values; unknown None or (count, bytes) of the fields kept."""
+    def build(vals: tuple, unknown: Any) -> Any:
+        return construct(node, list(vals), None if unknown is None else UnknownFields(*unknown))
+    return build
 
 
 def encode(node: StructN, value: Any, field_encoder, out: bytearray) -> None:
     """Appends the prefix and the fields; field_encoder(i, v, out) encodes field i."""
     body = bytearray()
     for i, (name, _) in enumerate(node.fields):
-        field_encoder(i, getattr(value, name), body)
+        field_encoder(i, node.fixed_value(i) if i in node.retired else getattr(value, name), body)
+    count = len(node.fields)
+    got = kept_of(node, value)
+    if got is not None:
+        count += got[0]
+        body += got[1]
     if len(body) > MAX_BODY:
         raise ValueError(f"{node.name}: body of {len(body)} bytes exceeds the u32 body_length")
-    out += PREFIX.pack(len(body), len(node.fields))
+    out += PREFIX.pack(len(body), count)
     out += body

@@ -25,7 +25,7 @@ from typing import Annotated, Any, Union, get_args, get_origin
 
 from .errors import SchemaError
 from .types import (F64, BitsetSpec, CustomSpec, DurationSpec, EnumRange, EnumSpec, Fixed, Monostate, NDArraySpec,
-                    RecordsSpec, Scalar, TaggedSpec, TextSpec, Variant)
+                    RecordsSpec, Retire, Scalar, TaggedSpec, TextSpec, Variant)
 
 LENGTH_PREFIX = 8
 EVOLVABLE_PREFIX = 8  # [u32 body_length][u32 field_count], fixed in every format
@@ -360,7 +360,8 @@ class StructN(Node):
     """A dataclass. fields: list of (name, node) in wire order. trivial: the
     C++ type is trivially copyable (native format copies it with padding)."""
 
-    __slots__ = ("cls", "name", "fields", "trivial", "kw_only", "_tc", "versions")
+    __slots__ = ("cls", "name", "fields", "trivial", "kw_only", "_tc", "versions", "retired", "keep_unknown",
+                 "no_init", "_fixed")
 
     def __init__(self, cls: type) -> None:
         super().__init__()
@@ -374,6 +375,32 @@ class StructN(Node):
         # published versions, from the class attribute __bin_serializer_versions__.
         v = getattr(cls, "__bin_serializer_versions__", None)
         self.versions: "tuple | None" = tuple(v) if v is not None else None
+        # retired fields (types.Retire): field index -> its Retire marker; their
+        # wire value is fixed (fixed_value), the attribute is never read
+        self.retired: dict = {}
+        self.no_init: set = set()  # retired fields that are not __init__ parameters
+        self._fixed: dict = {}
+        # __bin_serializer_keep_unknown__: unknown trailing fields are kept (types.unknown_fields)
+        self.keep_unknown: bool = bool(getattr(cls, "__bin_serializer_keep_unknown__", False))
+
+    def fixed_value(self, i: int) -> Any:
+        """The Python value written in retired field i's slot: the Retire
+        marker's value, else the zero value of its type (C++ T{})."""
+        if i in self._fixed:
+            return self._fixed[i]
+        from . import _evolution
+        node = self.fields[i][1]
+        want = self.retired[i].value
+        if want is None:
+            v = _evolution.zero_value(node)
+        elif isinstance(node, BoolN):
+            v = bool(want)
+        elif isinstance(node, EnumN):
+            v = node.members.get(want, node.cls(want) if node.is_flag else want)
+        else:
+            v = want
+        self._fixed[i] = v
+        return v
 
     def describe(self) -> str:
         return self.name
@@ -460,6 +487,9 @@ class _Builder:
         nd = next((m for m in metas if isinstance(m, NDArraySpec)), None)
         rec = next((m for m in metas if isinstance(m, RecordsSpec)), None)
         custom = next((m for m in metas if isinstance(m, CustomSpec)), None)
+        if any(isinstance(m, Retire) for m in metas):
+            raise SchemaError(f"Retired[...] / Retire() marks the type of an evolvable dataclass's field, not one "
+                              f"inside another type{' (in ' + ctx + ')' if ctx else ''}")
         if custom is not None:
             inner = hint.__origin__ if len(metas) == 1 else Annotated[(hint.__origin__,) + tuple(
                 m for m in metas if not isinstance(m, CustomSpec))]
@@ -584,13 +614,41 @@ class _Builder:
             raise SchemaError(f"cannot resolve the type hints of {cls.__qualname__}: {e}. Define the "
                               f"referenced classes at module level") from e
         for f in dataclasses.fields(cls):
-            if not f.init:
+            hint = hints[f.name]
+            mark = None
+            if get_origin(hint) is Annotated:
+                mark = next((m for m in hint.__metadata__ if isinstance(m, Retire)), None)
+            if not f.init and mark is None:
                 continue  # not an __init__ parameter: not on the wire
             if keyword.iskeyword(f.name):
                 raise SchemaError(f"{cls.__name__}.{f.name}: a field cannot be named after a keyword")
-            node.fields.append((f.name, self.build(hints[f.name], ctx=f"{cls.__name__}.{f.name}")))
+            if mark is not None:
+                rest = tuple(m for m in hint.__metadata__ if not isinstance(m, Retire))
+                hint = Annotated[(hint.__origin__,) + rest] if rest else hint.__origin__
+                node.retired[len(node.fields)] = mark
+                if not f.init:
+                    node.no_init.add(f.name)
+            fnode = self.build(hint, ctx=f"{cls.__name__}.{f.name}")
+            if mark is not None and mark.value is not None:
+                spec = getattr(fnode, "spec", None)
+                ok = isinstance(fnode, (BoolN, EnumN)) or (isinstance(fnode, ScalarN) and not fnode.spec.is_float)
+                if not ok or (isinstance(fnode, BoolN) and mark.value not in (0, 1)) or (
+                        spec is not None and not spec.min <= mark.value <= spec.max):
+                    raise SchemaError(f"{cls.__name__}.{f.name}: Retire({mark.value!r}) needs an integer, bool or "
+                                      f"enum field whose type holds that value, not {fnode.describe()}")
+            node.fields.append((f.name, fnode))
             if getattr(f, "kw_only", False) is True:
                 node.kw_only.add(f.name)
+        if node.retired and node.versions is None:
+            raise SchemaError(f"{cls.__name__}: retired fields belong to evolvable structs (declare "
+                              f"__bin_serializer_versions__)")
+        if node.keep_unknown:
+            if node.versions is None:
+                raise SchemaError(f"{cls.__name__}.__bin_serializer_keep_unknown__: only an evolvable struct "
+                                  f"(__bin_serializer_versions__) keeps unknown fields")
+            if "__dict__" not in dir(cls):
+                raise SchemaError(f"{cls.__name__}.__bin_serializer_keep_unknown__: the kept fields are stored in "
+                                  f"the instance __dict__, which a slots=True dataclass does not have")
         if node.versions is not None:
             v = node.versions
             if (not v or v[0] < 1 or any(b <= a for a, b in zip(v, v[1:]))

@@ -733,9 +733,9 @@ def _why(node: Node, native: bool, v: Any, segs: list, user: list) -> "str | Non
     if isinstance(node, StructN):
         if not isinstance(v, node.cls):
             return f"expected a {node.name}, got {_tname(v)}"
-        for name, f in node.fields:
+        for i, (name, f) in enumerate(node.fields):
             segs.append(name)
-            x = _plain_attr(v, name)
+            x = node.fixed_value(i) if i in node.retired else _plain_attr(v, name)
             if x is _MISSING:
                 return f"{node.name} object has no attribute {name!r}"
             if x is _USER:  # a property (or another descriptor): user code, not run again

@@ -293,8 +293,8 @@ def _datetimes(node: Node, value: Any) -> Any:
     if isinstance(node, ScalarN):
         return to_datetime(value, node.unit)
     if isinstance(node, StructN):
-        for name, f in node.fields:
-            if _has_time_point(f):
+        for i, (name, f) in enumerate(node.fields):
+            if i not in node.retired and _has_time_point(f):
                 object.__setattr__(value, name, _datetimes(f, getattr(value, name)))
         return value
     if isinstance(node, (ListN, ArrayN)) and node.container in ("list", "tuple"):

@@ -25,6 +25,13 @@ points onto ``DurationOf`` / ``TimePointOf`` with their period, variants onto
 ``customs={"ns::Money": i64}``. ``opaque`` and ``unknown`` nodes have no Python
 form and are refused.
 
+``breaking_changes(old, new)`` lists what breaks between a saved description
+and the current one (``python -m bin_serializer check``; rules in _check.py
+and README "Checking a new description against a saved one"). Retired fields
+(``"retired"``, ``"retired_value"``, evolvable structs only) become
+``Annotated[T, Retire(v)] = field(default=RETIRED, init=False, ...)`` fields
+and ``"keeps_unknown"`` ``__bin_serializer_keep_unknown__ = True``.
+
 A description that is not one (malformed JSON, a wrong key or kind, nesting
 deeper than ``MAX_DEPTH``, an array or bitset larger than ``MAX_ELEMENTS``)
 raises ``DescriptionError`` (a ``SchemaError`` and a ``ValueError``), never
@@ -40,8 +47,8 @@ from typing import Any, Mapping
 
 from .errors import DescriptionError, SchemaError
 
-__all__ = ["load", "generate", "parse", "DescriptionError", "MAX_DEPTH", "MAX_ELEMENTS", "MAX_TEXT",
-           "MAX_CONTAINER_NESTING"]
+__all__ = ["load", "generate", "parse", "breaking_changes", "DescriptionError", "MAX_DEPTH", "MAX_ELEMENTS",
+           "MAX_TEXT", "MAX_CONTAINER_NESTING"]
 
 MAX_DEPTH = 64  # nesting of type nodes (a deeper description is refused)
 MAX_ELEMENTS = 1 << 16  # elements of a fixed array (all nested arrays multiplied) and bits of a bitset
@@ -145,7 +152,7 @@ def _ident(name: str, used: "set[str]", prefix: str) -> str:
 
 _RESERVED = {"Annotated", "Any", "dataclass", "Variant", "Monostate", "DurationOf", "TimePointOf", "Tagged",
              "Fixed", "Bits", "Text", "EnumOf", "Custom", "ROOT", "FORMAT", "FINGERPRINT", "MESSAGE_ID",
-             "annotations", "field"} | set(_INTS.values())
+             "annotations", "field", "Retire", "retired", "RETIRED"} | set(_INTS.values())
 
 
 class _Gen:
@@ -165,6 +172,7 @@ class _Gen:
         self.nodes = 0
         self.elements = 1
         self.total_elements = 0
+        self.uses_field = False  # a retired field: the module imports dataclasses.field
         self.loops = 0  # containers nested since the enclosing struct (MAX_CONTAINER_NESTING)
 
     def hint(self, node: Any, where: str, depth: int, stack: list, key: bool = False) -> str:
@@ -363,6 +371,11 @@ class _Gen:
                     or versions[-1] != len(fields)):
                 raise DescriptionError(f"{where}: versions {versions!r:.80} must be field counts, strictly "
                                        f"increasing, the last the number of fields")
+        keep = node.get("keeps_unknown", False)
+        if type(keep) is not bool:
+            raise DescriptionError(f"{where}: 'keeps_unknown' must be true or false, not {keep!r:.40}")
+        if keep and versions is None:
+            raise DescriptionError(f"{where}: 'keeps_unknown' on a struct that is not evolvable")
         bulk = None
         if "bulk" in node:
             bulk = _int(node, "bulk", where, 1, 1 << 32)
@@ -376,8 +389,14 @@ class _Gen:
             if not isinstance(f, dict):
                 raise DescriptionError(f"{fw}: a field is a JSON object")
             fname = _name(f, fw)
-            if f.get("retired"):
-                raise DescriptionError(f"{fw}: retired fields are not supported by this package yet")
+            retired = f.get("retired", False)
+            if type(retired) is not bool:
+                raise DescriptionError(f"{fw}: 'retired' must be true or false, not {retired!r:.40}")
+            if "retired_value" in f and not retired:
+                raise DescriptionError(f"{fw}: 'retired_value' on a field that is not retired")
+            if retired and versions is None:
+                raise DescriptionError(f"{fw}: a retired field of a struct that is not evolvable has no Python "
+                                       f"form here")
             if versions is not None:
                 since = _int(f, "since", fw, 1, len(versions))
                 first = next(k for k, n in enumerate(versions, 1) if i < n)
@@ -389,17 +408,34 @@ class _Gen:
             self.field_idents.add(ident)
             if bulk is not None:
                 offsets.append((ident, _int(f, "offset", fw, 0, bulk)))
-            h = self.hint(_need(f, "type", dict, fw), f"{where}.{ident}", d, stack + [pyname])
+            ftype = _need(f, "type", dict, fw)
+            h = self.hint(ftype, f"{where}.{ident}", d, stack + [pyname])
             comment = "" if ident == fname else f"  # C++ name: {json.dumps(fname[:80])}"
+            if retired:
+                value = ""
+                if "retired_value" in f:
+                    rv = _need(f, "retired_value", int, fw)
+                    if ftype.get("kind") not in ("uint", "sint", "bool", "enum", "char"):
+                        raise DescriptionError(f"{fw}: 'retired_value' on a {ftype.get('kind')!r:.40} field (an "
+                                               f"integer, bool or enum field takes one)")
+                    if not -(1 << 63) <= rv < (1 << 64):
+                        raise DescriptionError(f"{fw}: 'retired_value' {rv} does not fit 64 bits")
+                    value = str(rv)
+                self.markers.update(("Retire", "RETIRED"))
+                self.uses_field = True
+                # field(...) spelled out rather than types.retired(): mypy knows the former is no parameter
+                h = f"Annotated[{h}, Retire({value})] = field(default=RETIRED, init=False, repr=False, compare=False)"
             lines.append(f"    {ident}: {h}{comment}")
         body = ["@dataclass", f"class {pyname}:", f'    """C++ {json.dumps(cname[:200])[1:-1]}"""',
                 *lines]
         if versions is not None:
             body.append(f"    __bin_serializer_versions__ = {tuple(versions)!r}")
+        if keep:
+            body.append("    __bin_serializer_keep_unknown__ = True")
         if self.fmt == "native" and versions is None:
             body.append(f"    __trivially_copyable__ = {bulk is not None}")
         # the same C++ struct met again (same name, same fields) is the same class
-        shape = (cname, kind, tuple(versions or ()), bulk, tuple(lines))
+        shape = (cname, kind, tuple(versions or ()), bulk, keep, tuple(lines))
         got = self.by_shape.get(shape)
         if got is not None:
             return got
@@ -436,7 +472,8 @@ def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, s
         raise DescriptionError("message_id on a type that is not a struct has no Python form")
     out = ['"""Generated by `python -m bin_serializer generate` from a bin_serializer type description',
            f"(format {fmt}, fingerprint {fp}). Do not edit: generate it again from the new description.",
-           '"""', "", "from __future__ import annotations", "", "from dataclasses import dataclass",
+           '"""', "", "from __future__ import annotations", "",
+           "from dataclasses import dataclass, field" if g.uses_field else "from dataclasses import dataclass",
            "from typing import Annotated", ""]
     names = sorted(g.markers - {"Tagged", "EnumOf", "Fixed", "Bits", "Text", "DurationOf", "TimePointOf",
                                  "Custom"})
@@ -482,6 +519,15 @@ def _check_offsets(g: _Gen, ns: dict) -> None:
             if name in first and first[name] != offset:
                 raise DescriptionError(f"{pyname}.{name}: at offset {offset} in C++, {first[name]} in this "
                                        f"package's layout")
+
+
+def breaking_changes(old: Any, new: Any) -> "list[str]":
+    """Every change from description `old` (saved: what data and readers were
+    made with) to `new` that breaks compatibility, one line each naming the
+    field path, e.g. ``Config.limits.max_users: retyped (uint 2 -> sint 2)``;
+    [] when `new` is compatible. DescriptionError when either cannot be read."""
+    from ._check import breaking_changes as check
+    return check(old, new)
 
 
 _custom: Any = None  # placeholder target of a custom alias while a module is executed by load()

@@ -43,7 +43,7 @@ __all__ = [
     "Monostate", "Variant", "TaggedUnion", "TaggedSpec", "NDArray", "NDArraySpec", "Records", "RecordsSpec",
     "Bits", "DurationOf", "Tagged", "to_datetime", "from_datetime", "TimePoint", "TimePointOf",
     "char", "char8", "char16", "char32", "wchar", "Text", "TextSpec", "EnumRange", "EnumOf", "EnumSpec", "Custom", "CustomSpec",
-    "PERIODS",
+    "PERIODS", "Retired", "Retire", "RETIRED", "retired", "UnknownFields", "unknown_fields", "clear_unknown_fields",
 ]
 
 
@@ -437,3 +437,90 @@ def _scalar_of(hint: Any) -> "Scalar | None":
         if isinstance(meta, Scalar):
             return meta
     return None
+
+
+# ---------------------------------------------------------------------------
+# schema evolution: retired fields and kept unknown fields (README "Retired
+# fields", "Unknown fields kept")
+
+
+@dataclasses.dataclass(frozen=True)
+class Retire:
+    """``Annotated[T, Retire()]`` (or ``Retire(value)``): a retired field of an
+    evolvable dataclass, the Python side of C++ ``bin_serializer::retired<T>``
+    (``retired<T, V>``). The field keeps its wire slot (T's encoding) and its
+    place in the fingerprint (hashed as T); writers write T's zero value (or
+    ``value``, an int for an integer, bool or enum field), readers decode and
+    check a T and drop it. Declare it ``= retired()`` so the constructor does
+    not take it."""
+
+    value: "int | None" = None
+
+    def __post_init__(self) -> None:
+        if self.value is not None and type(self.value) not in (int, bool):
+            raise ValueError(f"Retire(value) takes an int (the fixed wire value), not {self.value!r}")
+
+
+class Retired:
+    """``Retired[u16]`` is ``Annotated[u16, Retire()]``; ``Retired[u16, 7]``
+    writes 7 instead of 0."""
+
+    def __class_getitem__(cls, params: Any) -> Any:
+        if isinstance(params, tuple):
+            if len(params) != 2:
+                raise TypeError("use Retired[T] or Retired[T, value]")
+            hint, value = params
+            return Annotated[hint, Retire(value)]
+        return Annotated[params, Retire()]
+
+
+class _RetiredValue:
+    """The value a retired field holds in Python: it has none."""
+
+    _instance: "_RetiredValue | None" = None
+
+    def __new__(cls) -> "_RetiredValue":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "RETIRED"
+
+    def __reduce__(self) -> str:
+        return "RETIRED"
+
+
+RETIRED: Any = _RetiredValue()
+
+
+def retired() -> Any:
+    """The dataclass default of a retired field: not a constructor parameter,
+    not compared, not in the repr; the attribute reads ``RETIRED``."""
+    return dataclasses.field(default=RETIRED, init=False, repr=False, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class UnknownFields:
+    """What a keeps-unknown evolvable dataclass kept of newer data: the number
+    of fields beyond its own and their raw bytes (the rest of the body)."""
+
+    count: int
+    data: bytes
+
+
+_UNKNOWN_ATTR = "__bin_serializer_unknown__"
+NO_UNKNOWN = UnknownFields(0, b"")
+
+
+def unknown_fields(obj: Any) -> UnknownFields:
+    """The unknown trailing fields `obj` (an instance of a dataclass declaring
+    ``__bin_serializer_keep_unknown__ = True``) kept when it was decoded;
+    ``UnknownFields(0, b"")`` when none."""
+    got = getattr(obj, "__dict__", {}).get(_UNKNOWN_ATTR)
+    return got if isinstance(got, UnknownFields) else NO_UNKNOWN
+
+
+def clear_unknown_fields(obj: Any) -> None:
+    """Forgets what `obj` kept: it is then written with its own fields only."""
+    getattr(obj, "__dict__", {}).pop(_UNKNOWN_ATTR, None)

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from typing import Annotated, Iterator, Optional
 
 from bin_serializer import decode, decode_from, encode, iter_decode
-from bin_serializer.types import (Bits, DurationOf, Fixed, Tagged, TimePointOf, Variant, char, f32, from_datetime,
-                                  i32, i64, to_datetime, u8, u64)
+from bin_serializer.types import (RETIRED, Bits, DurationOf, Fixed, Retire, Tagged, TimePointOf, UnknownFields,
+                                  Variant, char, f32, from_datetime, i32, i64, to_datetime, u8, u16, u64,
+                                  unknown_fields)
 
 
 @dataclass
@@ -29,6 +30,20 @@ class Sample:
     @property
     def taken_at_datetime(self) -> datetime.datetime:
         return to_datetime(self.taken_at, "ns")
+
+
+@dataclass
+class Settings:  # evolvable, with a retired field and unknown fields kept
+    id: u64
+    timeout: Annotated[u16, Retire(500)] = field(default=RETIRED, init=False, repr=False, compare=False)
+    name: str = ""
+    __bin_serializer_versions__ = (2, 3)
+    __bin_serializer_keep_unknown__ = True
+
+
+def kept(data: bytes) -> UnknownFields:
+    s: Settings = decode(Settings, data)
+    return unknown_fields(s)
 
 
 def roundtrip(s: Sample) -> Sample:
@@ -56,4 +71,5 @@ def make() -> Sample:
 
 if __name__ == "__main__":
     s = roundtrip(make())
+    assert kept(encode(Settings(1, name="x"))).count == 0
     print(s.taken_at_datetime.isoformat(), s.reading.value.upper(), s.position[0] + 1.0)
