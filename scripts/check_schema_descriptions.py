@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Validate the golden type descriptions (tests/frame/golden/*.json, written by
+"""Validate the golden type descriptions (tests/frame/golden/*.json and the
+saved descriptions of examples/evolution/, written by
 bin_serializer::schema_json<T, Opts>()) against the JSON Schema
 spec/schema-description.schema.json, and check that the schema refuses a few
 malformed descriptions (so a schema that accepts anything fails this check).
@@ -35,7 +36,8 @@ def main() -> int:
     schema = json.loads((args.root / "spec" / "schema-description.schema.json").read_text())
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
-    files = args.files or sorted((args.root / "tests" / "frame" / "golden").glob("*.json"))
+    files = args.files or (sorted((args.root / "tests" / "frame" / "golden").glob("*.json")) +
+                           sorted((args.root / "examples" / "evolution").glob("*.json")))
     if not files:
         print("check_schema_descriptions: no descriptions found", file=sys.stderr)
         return 1

@@ -120,11 +120,13 @@ run_python_stage() {
   # (configured first when the gcc preset has not run).
   local interop_exe="$ROOT/build/gcc/examples/example_python_interop"
   if { [[ -f "$ROOT/build/gcc/CMakeCache.txt" ]] || cmake --preset gcc >/dev/null; } &&
-    cmake --build "$ROOT/build/gcc" --target example_python_interop --parallel "$jobs" >/dev/null; then
+    cmake --build "$ROOT/build/gcc" --target example_python_interop example_evolution \
+      --parallel "$jobs" >/dev/null; then
     export BIN_SERIALIZER_INTEROP_EXE="$interop_exe"
+    export BIN_SERIALIZER_EVOLUTION_EXE="$ROOT/build/gcc/examples/example_evolution"
   else
-    echo "python: could not build example_python_interop in build/gcc;" \
-      "the C++ -> Python interop test is skipped"
+    echo "python: could not build example_python_interop and example_evolution in build/gcc;" \
+      "the C++ -> Python interop tests are skipped"
   fi
   # The package is built as a wheel (compiling its C extension, which the
   # tests then require) and installed from it; the suite runs every test

@@ -6,7 +6,7 @@ description against a saved one"):
 
 * another format or message id breaks;
 * two nodes are *wire-equal* when they are equal once names (of types, fields,
-  enumerators), ``since``, ``retired``, ``retired_value``, ``keeps_unknown``
+  enumerators), ``since``, ``default``, ``retired``, ``retired_value``, ``keeps_unknown``
   and fingerprints are left out: they encode identically, nothing breaks;
 * an evolvable struct against an evolvable struct (the root, or a field's own
   type, recursively): the old versions must be a prefix of the new ones, no
@@ -30,7 +30,7 @@ MAX_FIELDS = 4096  # as schema.load
 MAX_VERSIONS = 4096
 MAX_ITEMS = 1 << 16  # members of any JSON array or object inside a type node
 _MAX_NEST = 400  # JSON levels (schema.parse refuses text nested deeper than about 272)
-_IGNORED = frozenset({"name", "since", "retired", "retired_value", "keeps_unknown", "fingerprint",
+_IGNORED = frozenset({"name", "since", "default", "retired", "retired_value", "keeps_unknown", "fingerprint",
                       "version_fingerprints"})
 _POSITIONAL = re.compile(r"field[0-9]+|_[0-9]+")
 _FORMATS = ("native", "portable", "compact")

@@ -173,6 +173,7 @@ class _Gen:
         self.elements = 1
         self.total_elements = 0
         self.uses_field = False  # a retired field: the module imports dataclasses.field
+        self.uses_default = False  # a field with a 'default': the module imports schema._default
         self.loops = 0  # containers nested since the enclosing struct (MAX_CONTAINER_NESTING)
 
     def hint(self, node: Any, where: str, depth: int, stack: list, key: bool = False) -> str:
@@ -384,6 +385,8 @@ class _Gen:
         lines = []
         offsets = []
         names: set = set()
+        defaulted = False
+        since = 0
         for i, f in enumerate(fields):
             fw = f"{where}.fields[{i}]"
             if not isinstance(f, dict):
@@ -425,6 +428,19 @@ class _Gen:
                 self.uses_field = True
                 # field(...) spelled out rather than types.retired(): mypy knows the former is no parameter
                 h = f"Annotated[{h}, Retire({value})] = field(default=RETIRED, init=False, repr=False, compare=False)"
+            elif "default" in f:
+                dflt = _need(f, "default", str, fw)
+                if len(dflt) > 1 << 20 or not re.fullmatch(r"(?:[0-9a-f]{2})*", dflt):
+                    raise DescriptionError(f"{fw}: 'default' must be the hex of the field's encoding")
+                if versions is None or since == 1:
+                    raise DescriptionError(f"{fw}: 'default' on a field that is not added after version 1")
+                self.uses_field = True
+                self.uses_default = True
+                defaulted = True
+                # decoded when an instance is made without it, in the module's format
+                h = f"{h} = field(default_factory=lambda: _default({h}, {dflt!r}, FORMAT))"
+            elif defaulted:
+                raise DescriptionError(f"{fw}: a field after one with a 'default' needs one too")
             lines.append(f"    {ident}: {h}{comment}")
         body = ["@dataclass", f"class {pyname}:", f'    """C++ {json.dumps(cname[:200])[1:-1]}"""',
                 *lines]
@@ -444,6 +460,13 @@ class _Gen:
         if bulk is not None:
             self.offsets[pyname] = (bulk, offsets)
         return pyname
+
+
+def _default(hint: Any, hexstr: str, fmt: str) -> Any:
+    """A field's value in a value-initialised C++ struct, from the description's
+    ``default`` (the hex of its encoding): what a reader of older data gives it."""
+    from .api import decode
+    return decode(hint, bytes.fromhex(hexstr), fmt)
 
 
 def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, str] | None",
@@ -487,6 +510,8 @@ def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, s
         imports.append("Monostate")
     if imports:
         out.append(f"from bin_serializer.types import {', '.join(sorted(set(imports)))}")
+    if g.uses_default:
+        out.append("from bin_serializer.schema import _default")
     for cname, alias in g.custom_names.items():
         spec = (custom_imports or {}).get(cname)
         if spec is not None:

@@ -29,12 +29,14 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "../core/bytes.hpp"
 #include "../core/schema_tokens.hpp"
 #include "../core/shape.hpp"
 #include "../options.hpp"
@@ -238,6 +240,25 @@ struct describer {
   }
 };
 
+// A field's value as hex of its encoding ("" for a retired field, which has
+// no value of its own, and for unknown_fields, which is not a field).
+template <options Opts, class F>
+std::string default_hex(const F& value) {
+  if constexpr (is_retired_v<F> || std::is_same_v<F, unknown_fields>) {
+    return {};
+  } else {
+    static constexpr char hex[] = "0123456789abcdef";
+    const std::optional<std::vector<std::byte>> bytes = to_bytes<Opts>(value);
+    std::string out;
+    if (!bytes) return out;
+    for (const std::byte b : *bytes) {
+      out += hex[std::to_integer<unsigned>(b) >> 4];
+      out += hex[std::to_integer<unsigned>(b) & 15];
+    }
+    return out;
+  }
+}
+
 // A struct's fields, each with its name; `since_from` 1 for an evolvable
 // struct: every field of every version, each with the version that added it.
 template <options Opts, class T, class Stack>
@@ -246,6 +267,19 @@ json describe_fields(std::size_t since_from) {
   constexpr auto& names = field_names_v<T>;
   json node = json::object();
   json list = json::array();
+  // The encoding of each field's value in T{}: what a reader of older data
+  // gives the fields it lacks (fields after the first version).
+  std::vector<std::string> defaults;
+  if constexpr (evolvable_type<T>) {
+    if (since_from != 0) {
+      const T made{};
+      auto each = [&](const auto&... f) {
+        (defaults.push_back(default_hex<Opts>(f)), ...);
+        return true;
+      };
+      (void)visit_members(made, each);
+    }
+  }
   [&]<class... Fs>(type_list<Fs...>) {
     std::size_t i = 0;
     auto one = [&]<class F>() {
@@ -259,6 +293,8 @@ json describe_fields(std::size_t since_from) {
           std::size_t version = 1;
           while (evolution_counts<T>[version - 1] <= i) ++version;
           field.add("since", number(version));
+          if (version > 1 && i < defaults.size() && !defaults[i].empty())
+            field.add("default", string(defaults[i]));
         }
       }
       if constexpr (is_retired_v<std::remove_cv_t<F>>) {
