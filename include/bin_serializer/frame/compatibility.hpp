@@ -250,8 +250,9 @@ constexpr finding compare(direction d) {
 template <std::size_t N>
 struct text {
   char s[N]{};
-  consteval text(const char* p) {
-    for (std::size_t i = 0; i + 1 < N; ++i) s[i] = p[i];
+  // The first N - 1 characters of p, padded with spaces where p ends first.
+  consteval text(const char* p, std::size_t n) {
+    for (std::size_t i = 0; i + 1 < N; ++i) s[i] = i < n ? p[i] : ' ';
   }
 };
 
@@ -305,10 +306,13 @@ consteval bool check_compatible() {
   if constexpr (c::value) {
     return true;
   } else {
-    constexpr std::size_t field_len = c::field.size() + 1;
+    // Clang 19 prints a char array holding 8 or 16 characters as numbers: one
+    // space more keeps the field's name readable.
+    constexpr std::size_t field_len =
+        c::field.size() + 1 + (c::field.size() == 8 || c::field.size() == 16 ? 1 : 0);
     constexpr std::size_t why_len = c::why.size() + 1;
-    return detail::compat::breaking_change<detail::compat::text<field_len>(c::field.data()),
-                                           detail::compat::text<why_len>(c::why.data())>::ok;
+    return detail::compat::breaking_change<detail::compat::text<field_len>(c::field.data(), c::field.size()),
+                                           detail::compat::text<why_len>(c::why.data(), c::why.size())>::ok;
   }
 }
 
