@@ -28,6 +28,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <unistd.h>
@@ -95,10 +96,13 @@ struct Settings {
 // reads_old and reads_new).
 template <class Old, class New>
 constexpr bool safe_change() {
-  return bs::check_compatible<Old, New, bs::portable>() && bs::check_compatible<Old, New, bs::compact>();
+  return bs::check_compatible<Old, New, bs::portable>() &&
+         bs::check_compatible<Old, New, bs::compact>();
 }
-static_assert(safe_change<v1::Settings, v2::Settings>() && safe_change<v2::Settings, v3::Settings>() &&
-              safe_change<v3::Settings, v4::Settings>() && safe_change<v4::Settings, v5::Settings>() &&
+static_assert(safe_change<v1::Settings, v2::Settings>() &&
+              safe_change<v2::Settings, v3::Settings>() &&
+              safe_change<v3::Settings, v4::Settings>() &&
+              safe_change<v4::Settings, v5::Settings>() &&
               safe_change<v1::Settings, v5::Settings>());
 // Changing the schema otherwise is caught; e.g. dropping `user` instead of retiring it:
 namespace dropped {
@@ -121,31 +125,11 @@ struct Fields {
   bool operator==(const Fields&) const = default;
 };
 
+// Version V's type.
 template <int V>
-struct version;
-template <>
-struct version<1> {
-  using type = v1::Settings;
-};
-template <>
-struct version<2> {
-  using type = v2::Settings;
-};
-template <>
-struct version<3> {
-  using type = v3::Settings;
-};
-template <>
-struct version<4> {
-  using type = v4::Settings;
-};
-template <>
-struct version<5> {
-  using type = v5::Settings;
-};
-
-template <int V>
-using settings = typename version<V>::type;
+using settings = std::tuple_element_t<
+    static_cast<std::size_t>(V - 1),
+    std::tuple<v1::Settings, v2::Settings, v3::Settings, v4::Settings, v5::Settings>>;
 
 // A version's value as Fields, and the value version V writes.
 template <int V>
@@ -268,10 +252,9 @@ int run(const std::filesystem::path& dir) {
 }
 
 int main(int argc, char** argv) {
-  const std::filesystem::path dir =
-      argc > 1 ? std::filesystem::path(argv[1])
-               : std::filesystem::temp_directory_path() /
-                     ("bs_evolution_" + std::to_string(::getpid()));
+  const std::filesystem::path dir = argc > 1 ? std::filesystem::path(argv[1])
+                                             : std::filesystem::temp_directory_path() /
+                                                   ("bs_evolution_" + std::to_string(::getpid()));
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   const int failures = run<bs::portable>(dir) + run<bs::compact>(dir);

@@ -27,6 +27,7 @@ from bin_serializer.errors import DescriptionError
 from bin_serializer.message import encode_message, schema_hash, version_fingerprints
 from bin_serializer.types import (RETIRED, Retire, Retired, UnknownFields, clear_unknown_fields, i64, retired, u8, u16,
                                   u32, unknown_fields)
+from test_differential import codecs
 
 FORMATS = ["portable", "compact", "native"]
 
@@ -733,15 +734,7 @@ def test_compiled_codec_models_evolution(backend):
                              (AllRetired, [AllRetired(keep=3)]),
                              (ProfOld, [ProfNew(1, "x", -5, [1, 2, 3]), ProfOld(2, "y"), ProfNew(3, "", 0, [])]),
                              (Holder, [HolderNew(1, ProfNew(2, "x", 5, [1]), 3), Holder(1, ProfOld(2, "q"), 4)])):
-            saved = api._BACKEND
-            try:
-                api._BACKEND = "python"
-                py = api.Codec(hint, fmt, False)
-                api._BACKEND = "c"
-                c = api.Codec(hint, fmt, False)
-            finally:
-                api._BACKEND = saved
-            assert py.program is None and c.program is not None
+            py, c = codecs(hint, fmt)
             for value in values:
                 data = encode(value, fmt)
                 inputs = [data, data[:-1], data[:5], data + b"\x00"]

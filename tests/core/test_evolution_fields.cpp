@@ -132,8 +132,9 @@ TEST(RetiredField, CutAtEveryByteFailsCleanly) {
 
 TEST(RetiredField, Described) {
   const std::string text = bs::schema_json<Retired, portable>();
-  EXPECT_NE(text.find(R"({"name": "nickname", "since": 1, "retired": true, "type": {"kind": "string")"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(R"({"name": "nickname", "since": 1, "retired": true, "type": {"kind": "string")"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find(R"("name": "mode",
         "since": 1,

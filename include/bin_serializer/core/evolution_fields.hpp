@@ -30,13 +30,13 @@ struct codec<retired<U, Fixed...>> {
   }
 
   template <options Opts>
-  static constexpr codec_facts facts{
-      .min_size = detail::shape<Opts, U>::min_size(),
-      .max_size = detail::shape<Opts, U>::bounded() ? detail::shape<Opts, U>::max_size()
-                                                    : codec_facts::unbounded,
-      .has_size = true,
-      .has_size_bound = true,
-      .trusted_size = true};
+  static constexpr codec_facts facts{.min_size = detail::shape<Opts, U>::min_size(),
+                                     .max_size = detail::shape<Opts, U>::bounded()
+                                                     ? detail::shape<Opts, U>::max_size()
+                                                     : codec_facts::unbounded,
+                                     .has_size = true,
+                                     .has_size_bound = true,
+                                     .trusted_size = true};
 
   template <class W>
   static bool write(W& w, const type&) {

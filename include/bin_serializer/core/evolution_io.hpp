@@ -69,7 +69,6 @@ consteval bool check_evolvable() {
   return true;
 }
 
-
 // Consumes n bytes the reader will not decode.
 template <class R>
 bool skip_bytes(R& r, std::size_t n) {

@@ -204,8 +204,8 @@ constexpr finding compare_evolvable(direction d, finding at) {
     if (old_counts[k] != new_counts[k]) {
       // The first field whose version differs.
       const std::size_t first = std::min(old_counts[k], new_counts[k]);
-      finding f = at_field(first < evolvable_field_count<O>() ? old_names[first]
-                                                              : field_names_v<N>[first]);
+      finding f =
+          at_field(first < evolvable_field_count<O>() ? old_names[first] : field_names_v<N>[first]);
       f.what = change::version_edited;
       f.add_why("version ");
       f.add_why(k + 1);
@@ -311,8 +311,9 @@ consteval bool check_compatible() {
     constexpr std::size_t field_len =
         c::field.size() + 1 + (c::field.size() == 8 || c::field.size() == 16 ? 1 : 0);
     constexpr std::size_t why_len = c::why.size() + 1;
-    return detail::compat::breaking_change<detail::compat::text<field_len>(c::field.data(), c::field.size()),
-                                           detail::compat::text<why_len>(c::why.data(), c::why.size())>::ok;
+    return detail::compat::breaking_change<
+        detail::compat::text<field_len>(c::field.data(), c::field.size()),
+        detail::compat::text<why_len>(c::why.data(), c::why.size())>::ok;
   }
 }
 

@@ -286,37 +286,36 @@ json describe_fields(std::size_t since_from) {
       if constexpr (std::is_same_v<std::remove_cv_t<F>, unknown_fields>) {
         return; // not a field: the node says "keeps_unknown"
       } else {
-      json field = json::object();
-      field.add("name", string(names[i]));
-      if (since_from != 0) {
-        if constexpr (evolvable_type<T>) {
-          std::size_t version = 1;
-          while (evolution_counts<T>[version - 1] <= i) ++version;
-          field.add("since", number(version));
-          if (version > 1 && i < defaults.size() && !defaults[i].empty())
-            field.add("default", string(defaults[i]));
-        }
-      }
-      if constexpr (is_retired_v<std::remove_cv_t<F>>) {
-        field.add("retired", literal_true());
-        using U = typename std::remove_cv_t<F>::value_type;
-        if constexpr (std::is_integral_v<U> || std::is_enum_v<U>) {
-          const U fixed = std::remove_cv_t<F>::fixed_value();
-          if (fixed != U{}) {
-            if constexpr (std::is_enum_v<U>)
-              field.add("retired_value",
-                        signed_number(static_cast<std::int64_t>(
-                            static_cast<std::underlying_type_t<U>>(fixed))));
-            else if constexpr (std::is_signed_v<U>)
-              field.add("retired_value", signed_number(static_cast<std::int64_t>(fixed)));
-            else
-              field.add("retired_value", number(static_cast<std::uint64_t>(fixed)));
+        json field = json::object();
+        field.add("name", string(names[i]));
+        if (since_from != 0) {
+          if constexpr (evolvable_type<T>) {
+            std::size_t version = 1;
+            while (evolution_counts<T>[version - 1] <= i) ++version;
+            field.add("since", number(version));
+            if (version > 1 && i < defaults.size() && !defaults[i].empty())
+              field.add("default", string(defaults[i]));
           }
         }
-      }
-      field.add("type", describe_type<Opts, F, inner>());
-      list.push(std::move(field));
-      ++i;
+        if constexpr (is_retired_v<std::remove_cv_t<F>>) {
+          field.add("retired", literal_true());
+          using U = typename std::remove_cv_t<F>::value_type;
+          if constexpr (std::is_integral_v<U> || std::is_enum_v<U>) {
+            const U fixed = std::remove_cv_t<F>::fixed_value();
+            if (fixed != U{}) {
+              if constexpr (std::is_enum_v<U>)
+                field.add("retired_value", signed_number(static_cast<std::int64_t>(
+                                               static_cast<std::underlying_type_t<U>>(fixed))));
+              else if constexpr (std::is_signed_v<U>)
+                field.add("retired_value", signed_number(static_cast<std::int64_t>(fixed)));
+              else
+                field.add("retired_value", number(static_cast<std::uint64_t>(fixed)));
+            }
+          }
+        }
+        field.add("type", describe_type<Opts, F, inner>());
+        list.push(std::move(field));
+        ++i;
       }
     };
     (one.template operator()<Fs>(), ...);

@@ -50,8 +50,9 @@ namespace bin_serializer {
 // another V, or another U, does not).
 template <class U, auto... Fixed>
 struct retired {
-  static_assert(sizeof...(Fixed) <= 1,
-                "bin_serializer: retired<U> writes U{}; retired<U, V> writes U(V): one value at most");
+  static_assert(
+      sizeof...(Fixed) <= 1,
+      "bin_serializer: retired<U> writes U{}; retired<U, V> writes U(V): one value at most");
   using value_type = U;
   // What writers put in the slot.
   static constexpr U fixed_value() {
