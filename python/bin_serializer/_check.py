@@ -12,8 +12,10 @@ description against a saved one"):
   type, recursively): the old versions must be a prefix of the new ones, no
   field may be removed or moved, and each field's type is compared (retiring
   or un-retiring and renaming are safe, appended fields are safe);
-* a field's own type (not inside a container) may widen in the compact format:
-  an integer of the same signedness with more bytes (``narrowed`` when fewer);
+* a field's own type (not inside a container) may widen where integers are
+  varints (compact, 16 bits and wider): an integer of the same signedness with
+  more bytes (``narrowed`` when fewer; with fixed widths another width is
+  ``retyped``, as in C++'s compatibility<Old, New, Opts>);
 * anything else that is not wire-equal is ``retyped``. A plain struct is
   looked into only to name the first level of fields that differ: inside it
   nothing is safe.
@@ -155,12 +157,13 @@ class _Checker:
             self.evolvable(old, new, path)
             return
         if ok == nk and ok in ("uint", "sint") and type(old.get("size")) is int and type(new.get("size")) is int:
-            if (self.fmt == "compact" and new["size"] > old["size"] and old.get("encoding") in ("varint", "zigzag")
-                    and new.get("encoding") == old.get("encoding")):
+            varints = old.get("encoding") in ("varint", "zigzag") and new.get("encoding") == old.get("encoding")
+            if varints and new["size"] > old["size"]:
                 return  # the same varint bytes for every old value: a safe widening
-            if new["size"] < old["size"]:
+            if varints and new["size"] < old["size"]:
                 self.report(path, f"narrowed ({ok} {old['size']} -> {nk} {new['size']})")
                 return
+            # fixed widths (native, portable, 8-bit integers): another width is another encoding
         self.strict(old, new, path)
 
     def strict(self, old: Any, new: Any, path: str) -> None:
