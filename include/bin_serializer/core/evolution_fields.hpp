@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
+#include "../reflect/enum_range.hpp"
 #include "../reflect/evolution.hpp"
 #include "../reflect/type_list.hpp"
 #include "codec_facts.hpp"
@@ -38,8 +40,23 @@ struct codec<retired<U, Fixed...>> {
                                      .has_size_bound = true,
                                      .trusted_size = true};
 
+  // An old reader still decodes the slot as a U, with U's checks.
+  static constexpr bool fixed_value_valid() {
+    if constexpr (detail::ranged_enum<U>) {
+      using I = std::underlying_type_t<U>;
+      constexpr I v = static_cast<I>(type::fixed_value());
+      return static_cast<I>(enum_range<U>::min) <= v && v <= static_cast<I>(enum_range<U>::max);
+    } else {
+      return true;
+    }
+  }
+
   template <class W>
   static bool write(W& w, const type&) {
+    static_assert(fixed_value_valid(),
+                  "bin_serializer: retired<E> writes E{}, which enum_range<E> refuses, so readers "
+                  "that still use the field would fail; name a value in the range:\n"
+                  "    [[no_unique_address]] bin_serializer::retired<E, E::some_valid_value> field;");
     const U fixed = type::fixed_value();
     return ::bin_serializer::serialize_field(w, fixed);
   }
