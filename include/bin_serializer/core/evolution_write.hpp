@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <tuple>
-#include <utility>
+#include <type_traits>
 
 #include "../error.hpp"
 #include "size.hpp"
@@ -37,17 +37,17 @@ bool write_evolvable(W& w, const T& value) {
   const std::uint32_t prefix[2] = {encode_u32<W::opts>(static_cast<std::uint32_t>(body)),
                                    encode_u32<W::opts>(static_cast<std::uint32_t>(count))};
   if (!w.write_bytes(prefix, sizeof prefix)) return false;
-  if constexpr (keeps_unknown_fields<U>) {
-    const auto refs = field_refs(value);
-    const bool ok = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return (write_value(w, std::get<I>(refs)) && ...);
-    }(std::make_index_sequence<fields>{});
-    const unknown_fields& kept = std::get<fields>(refs);
-    return ok && (kept.bytes.empty() || w.write_bytes(kept.bytes.data(), kept.bytes.size()));
-  } else {
-    auto visit = [&w](const auto&... f) -> bool { return (write_value(w, f) && ...); };
-    return visit_members(value, visit);
-  }
+  // The fields, then (a kept unknown_fields member, last) the bytes kept.
+  auto visit = [&w](const auto&... f) -> bool {
+    auto one = [&w](const auto& m) -> bool {
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(m)>, unknown_fields>)
+        return m.bytes.empty() || w.write_bytes(m.bytes.data(), m.bytes.size());
+      else
+        return write_value(w, m);
+    };
+    return (one(f) && ...);
+  };
+  return visit_members(value, visit);
 }
 
 } // namespace bin_serializer::detail

@@ -40,6 +40,7 @@
 #include "../core/evolution_fields.hpp"
 #include "../core/evolution_io.hpp"
 #include "../core/shape.hpp"
+#include "../std/string.hpp"
 #include "../reflect/field_names.hpp"
 #include "schema_hash.hpp"
 
@@ -116,9 +117,7 @@ inline constexpr std::uint64_t complete_hash = schema::compute_complete<Opts, T>
 // An integer the format writes in a varying number of bytes (a varint).
 template <options Opts, class T>
 consteval bool varint_integer() {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char> &&
-                !std::is_same_v<T, wchar_t> && !std::is_same_v<T, char8_t> &&
-                !std::is_same_v<T, char16_t> && !std::is_same_v<T, char32_t>)
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && !is_char_type<T>)
     return shape<Opts, T>::min_size() != shape<Opts, T>::max_size();
   else
     return false;
