@@ -23,6 +23,8 @@ enum class errc : std::uint8_t {
   io_error,        // the stream, file descriptor or mapped file beneath the buffer failed
   end_of_stream,   // a framed-message read found no byte at all: the input ended cleanly
                    // between messages (a message cut short is truncated)
+  corrupt,         // a record log's block fails its checksum or its structure
+  unknown_type,    // a record log's record is of a type the reader was not given
 };
 
 [[nodiscard]] constexpr std::string_view to_string(errc code) noexcept {
@@ -37,6 +39,8 @@ enum class errc : std::uint8_t {
   case errc::bad_header: return "not a valid message header";
   case errc::io_error: return "the underlying stream, file or descriptor reported an error";
   case errc::end_of_stream: return "end of input at a message boundary";
+  case errc::corrupt: return "a log block fails its checksum or structure";
+  case errc::unknown_type: return "a log record of a type the reader does not know";
   }
   return "unknown error";
 }
@@ -55,6 +59,8 @@ enum class errc : std::uint8_t {
   case errc::bad_header: return "bad_header";
   case errc::io_error: return "io_error";
   case errc::end_of_stream: return "end_of_stream";
+  case errc::corrupt: return "corrupt";
+  case errc::unknown_type: return "unknown_type";
   }
   return "unknown";
 }

@@ -892,3 +892,62 @@ TEST(MessageMaxSize, FixedBufferOfThatSizeHoldsTheLargestMessage) {
 }
 
 } // namespace
+
+// Issue 31: a loop that picks messages by type without naming the format
+// reads compact (and portable, native) messages, instead of skipping every
+// one; naming another format is a schema_mismatch that says "format".
+TEST(Message, FormatComesFromTheHeader) {
+  for (const bs::wire_format f : {bs::wire_format::native, bs::wire_format::portable,
+                                  bs::wire_format::compact}) {
+    bs::Buffer stream;
+    const Person person = workloads::make_person();
+    const Tick tick = workloads::make_tick(7);
+    bool ok = false;
+    bs::detail::all_formats::with(static_cast<std::uint8_t>(f), [&](auto p) {
+      constexpr bs::options o{.format = decltype(p)::id};
+      ok = bs::serialize_message<o>(stream, person) && bs::serialize_message<o>(stream, tick) &&
+           bs::serialize_message<o>(stream, std::uint32_t{5});
+    });
+    ASSERT_TRUE(ok);
+    int persons = 0, ticks = 0, skipped = 0;
+    bs::message_header h;
+    while (bs::read_message_header(stream, h)) {
+      EXPECT_EQ(h.format, f);
+      if (bs::message_is<Person>(h)) {
+        Person p;
+        ASSERT_TRUE(bs::deserialize_message_payload(stream, h, p));
+        EXPECT_EQ(p, person);
+        ++persons;
+      } else if (bs::message_is<Tick>(h)) {
+        Tick t{};
+        ASSERT_TRUE(bs::deserialize_message_payload(stream, h, t));
+        EXPECT_EQ(t, tick);
+        ++ticks;
+      } else {
+        ASSERT_TRUE(bs::skip_message_payload(stream, h))
+            << static_cast<int>(f) << " " << bs::error_name(stream.last_error().code) << " at "
+            << stream.last_error().offset << " payload " << h.payload_length;
+        ++skipped;
+      }
+    }
+    EXPECT_EQ(persons, 1);
+    EXPECT_EQ(ticks, 1);
+    EXPECT_EQ(skipped, 1);
+    EXPECT_EQ(stream.last_error().code, errc::end_of_stream);
+  }
+  // Options named: a message of another format is a mismatch of the format byte.
+  bs::Buffer compact_msg;
+  ASSERT_TRUE(bs::serialize_message<bs::compact>(compact_msg, workloads::make_tick(1)));
+  bs::message_header h;
+  ASSERT_TRUE(bs::read_message_header(compact_msg, h));
+  EXPECT_TRUE(bs::message_is<Tick>(h));
+  EXPECT_TRUE((bs::message_is<Tick, bs::compact>(h)));
+  EXPECT_FALSE((bs::message_is<Tick, native>(h)));
+  Tick t{};
+  EXPECT_FALSE(bs::deserialize_message_payload<native>(compact_msg, h, t));
+  EXPECT_EQ(compact_msg.last_error().code, errc::schema_mismatch);
+  EXPECT_EQ(compact_msg.last_error().what(), bs::mismatch::format);
+  EXPECT_EQ(compact_msg.last_error().offset, 5U);
+  EXPECT_TRUE(bs::deserialize_message_payload(compact_msg, h, t));
+  EXPECT_EQ(t, workloads::make_tick(1));
+}

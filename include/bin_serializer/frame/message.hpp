@@ -18,7 +18,7 @@
 //
 //   message_header h;
 //   while (read_message_header(in, h)) {
-//     if (message_is<Person, portable>(h)) deserialize_message_payload<portable>(in, h, person);
+//     if (message_is<Person>(h)) deserialize_message_payload(in, h, person);  // the header's format
 //     else skip_message_payload(in, h);
 //   }
 //
@@ -142,11 +142,23 @@ constexpr message_header message_header_for(std::uint64_t payload_length = 0) no
 // Whether deserialize_message<Opts> into a T accepts a message with this
 // header: same format, same byte order (native), same message type id (both
 // none, or equal), same fingerprint.
-template <class T, options Opts = native>
+template <class T, options Opts>
 constexpr bool message_is(const message_header& h) noexcept {
   const message_header mine = message_header_for<T, Opts>();
   return h.format == mine.format && h.flags == mine.flags && h.type_id == mine.type_id &&
          h.schema_hash == mine.schema_hash;
+}
+
+// Whether the message is a T in the format its header names (any registered
+// format): the format is the writer's to say, so a loop that picks messages
+// by type cannot skip every message of a format it forgot to name.
+template <class T>
+constexpr bool message_is(const message_header& h) noexcept {
+  bool is = false;
+  (void)detail::all_formats::with(static_cast<std::uint8_t>(h.format), [&h, &is](auto f) {
+    is = message_is<T, options{.format = decltype(f)::id}>(h);
+  });
+  return is;
 }
 
 namespace detail {
@@ -292,8 +304,17 @@ consteval std::array<unsigned char, message_header_size_v<T>> header_bytes(std::
 // writing it is one 24-byte copy and checking it on input one comparison.
 // These are the framed messages of hot paths (ticks, orders), inlined like
 // serialize() is for them.
+// (A one-block payload whose size varies, a compact varint scalar, is not:
+// its header's length is the value's.)
 template <class T, options Opts>
-inline constexpr bool fixed_message = inline_top_level<Opts, T>;
+consteval bool fixed_size_one_block() {
+  if constexpr (inline_top_level<Opts, T>)
+    return min_serialized_size_v<T, Opts> == max_serialized_size_v<T, Opts>;
+  else
+    return false;
+}
+template <class T, options Opts>
+inline constexpr bool fixed_message = fixed_size_one_block<T, Opts>();
 template <class T, options Opts>
 inline constexpr std::array<unsigned char, message_header_size_v<T>> fixed_header =
     header_bytes<T, Opts>(max_serialized_size_v<T, Opts>);
@@ -460,7 +481,7 @@ bool read_message_header(B& buffer, message_header& header) {
 // After read_message_header: decodes the payload that header announced.
 // Same checks as deserialize_message; offsets of header fields are given
 // relative to the header's presumed start (header.size() bytes before the payload).
-template <options Opts = native, ReadableBuffer B, class T>
+template <options Opts, ReadableBuffer B, class T>
 bool deserialize_message_payload(B& buffer, const message_header& header, T& value) {
   detail::reader_for<Opts, B> r(buffer);
   const std::size_t payload_at = r.position();
@@ -472,6 +493,18 @@ bool deserialize_message_payload(B& buffer, const message_header& header, T& val
   }
   r.rollback();
   return false;
+}
+
+// The same in the format the header names (default options of that format;
+// name Opts to set limits): the format is said once, by the writer.
+template <ReadableBuffer B, class T>
+bool deserialize_message_payload(B& buffer, const message_header& header, T& value) {
+  bool ok = false;
+  if (!detail::all_formats::with(static_cast<std::uint8_t>(header.format), [&](auto f) {
+        ok = deserialize_message_payload<options{.format = decltype(f)::id}>(buffer, header, value);
+      }))
+    detail::record_error(buffer, {errc::bad_header, 0});
+  return ok;
 }
 
 // After read_message_header: skips the payload (a message this reader does

@@ -140,6 +140,18 @@ public:
     return !refill(1) && !failed_;
   }
 
+  // Copies the next bytes, up to max, and returns how many: at least one
+  // unless the input has ended, 0 only then (or on error: failed() and
+  // last_error() say io_error). For readers with framing of their own, such
+  // as log/reader.hpp's, that must see exactly where an input ends.
+  std::size_t read_some(void* dst, std::size_t max) noexcept {
+    if (max == 0 || (head_ == tail_ && !refill(1))) return 0;
+    const std::size_t n = max < tail_ - head_ ? max : tail_ - head_;
+    std::memcpy(dst, block_ + head_, n);
+    head_ += n;
+    return n;
+  }
+
   // Absolute offset of the next byte, counted from where the reader started.
   [[nodiscard]] std::size_t read_position() const noexcept {
     return static_cast<std::size_t>(base_ + head_);

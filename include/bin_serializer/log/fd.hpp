@@ -1,0 +1,84 @@
+// open_log_for_append<Schema>(path): a file descriptor to append records of
+// Schema to, through an fd_writer and log_writer(..., log_append). POSIX only.
+//
+//   bin_serializer::error e;
+//   const int fd = bin_serializer::open_log_for_append<market_log>("market.bsl", e);
+//   if (fd < 0) ...                       // e says why (another schema, corruption, errno)
+//   bin_serializer::fd_writer out(fd);
+//   bin_serializer::log_writer<market_log, bin_serializer::fd_writer> log(out, bin_serializer::log_append);
+//
+// A missing or empty file gets the header; an existing log must be of this
+// Schema (its format and type table); a torn tail is cut (ftruncate), so the
+// next block follows the last one sealed. What was cut: cut_bytes.
+#pragma once
+
+#if defined(__unix__) || defined(__APPLE__)
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../io/fd.hpp"
+#include "reader.hpp"
+#include "writer.hpp"
+
+namespace bin_serializer {
+
+template <class Schema>
+int open_log_for_append(const char* path, error& e, log_write_options o = {},
+                        std::uint64_t* cut_bytes = nullptr) {
+  if (cut_bytes != nullptr) *cut_bytes = 0;
+  const int fd = ::open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    e = {errc::io_error, 0};
+    return -1;
+  }
+  auto fail = [&](error why) {
+    const int saved = errno;
+    ::close(fd);
+    errno = saved;
+    e = why;
+    return -1;
+  };
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return fail({errc::io_error, 0});
+  if (st.st_size == 0) {
+    const std::string h = detail::log::header_bytes<Schema>(o.descriptions);
+    fd_writer out(fd);
+    if (!out.write(h.data(), h.size()) || !out.flush()) return fail({errc::io_error, 0});
+    e = {};
+    return fd;
+  }
+  std::uint64_t end = 0;
+  {
+    fd_reader in(fd);
+    log_stream_reader<Schema> log(in);
+    if (!log.ok()) return fail(log.last_error());
+    bool same = log.types().size() == Schema::count;
+    for (std::size_t i = 0; same && i < Schema::count; ++i) same = log.schema_index(i) == i;
+    if (!same) return fail(error::schema(log_header_size, mismatch::fingerprint, 0, 0));
+    log_record rec;
+    while (log.next(rec)) {
+    }
+    bool cut_ok = log.end() == log_end::clean || log.end() == log_end::torn;
+    if (log.end() == log_end::corrupt && o.cut_corrupt_tail) cut_ok = !log.resume();
+    if (!cut_ok) return fail(log.last_error());
+    end = log.valid_end();
+  }
+  if (static_cast<std::uint64_t>(st.st_size) > end) {
+    if (::ftruncate(fd, static_cast<off_t>(end)) != 0) return fail({errc::io_error, 0});
+    if (cut_bytes != nullptr) *cut_bytes = static_cast<std::uint64_t>(st.st_size) - end;
+  }
+  if (::lseek(fd, 0, SEEK_END) < 0) return fail({errc::io_error, 0});
+  e = {};
+  return fd;
+}
+
+} // namespace bin_serializer
+
+#endif // POSIX

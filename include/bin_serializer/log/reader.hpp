@@ -1,0 +1,507 @@
+// log_reader<Schema>: the records of a record log (docs/logs.md, format in
+// docs/wire-format.md section 13), from bytes in memory (a Buffer, a
+// MappedFile, any span); log_stream_reader<Schema> from a file descriptor or
+// an istream (io/fd.hpp, io/stream.hpp readers), one block in memory at a time.
+//
+//   using market_log = bin_serializer::log_schema<bin_serializer::compact, Trade, Quote, Status>;
+//   bin_serializer::log_reader<market_log> in(file.bytes());
+//   while (in.visit(overloaded{[](const Trade& t) {...}, [](const Quote& q) {...},
+//                              [](const Status& s) {...}})) {}
+//   switch (in.end()) {
+//   case log_end::clean: ...                 // every record was read
+//   case log_end::torn: ...                  // a writer died mid-block at in.end_offset()
+//   case log_end::corrupt: in.resume(); ...  // bad bytes at in.last_error().offset
+//   ...
+//
+// A record is handed out only from a block whose two CRCs and structure were
+// checked, so a crash or a flipped bit never yields a changed record. A record
+// of a type the Schema does not hold is errc::unknown_type, never skipped in
+// silence (next() hands out any record, with its type index, for readers that
+// pick); the log's format is the Schema's, checked once against the header.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "../buffer/buffer.hpp"
+#include "../buffer/buffer_view.hpp"
+#include "../core/decode.hpp"
+#include "format.hpp"
+
+namespace bin_serializer {
+
+struct log_read_options {
+  // A block (or type table) longer than this is corruption (errc::corrupt
+  // with limit in mind): bounds what a stream reader holds in memory.
+  std::size_t max_block_bytes = std::size_t{64} << 20;
+};
+
+// Where reading stopped. none: more records may follow (also after a record
+// that failed to decode or was of an unknown type: the next call reads on).
+enum class log_end : std::uint8_t {
+  none,
+  clean,   // no byte left after the last block, or only zero bytes
+  torn,    // an unfinished block at end_offset(): every record before it was read
+  corrupt, // bad bytes at end_offset(); resume() goes on at the next valid block, if any
+  failed,  // no log (bad header, another format), or the source failed (io_error)
+};
+
+// One record as found: which type (the file's index and the Schema's, npos
+// if the Schema does not hold it), where, and its payload bytes (valid until
+// the next call for a stream reader; as long as the input for a span).
+struct log_record {
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::size_t file_type = 0;
+  std::size_t type = npos;
+  std::uint64_t offset = 0;         // of the record's first byte
+  std::uint64_t payload_offset = 0; // of its payload
+  std::span<const std::byte> payload;
+};
+
+namespace detail::log {
+
+// The bytes a reader walks, addressed by their offset in the log: all of a
+// caller's span, or a window over a source that is refilled on demand.
+class window {
+public:
+  void view(std::span<const std::byte> bytes) noexcept {
+    data_ = reinterpret_cast<const unsigned char*>(bytes.data());
+    size_ = bytes.size();
+  }
+  template <class Src>
+  void attach(Src& src) noexcept {
+    ctx_ = &src;
+    get_ = [](void* c, std::byte* p, std::size_t n) noexcept -> std::size_t {
+      return static_cast<Src*>(c)->read_some(p, n);
+    };
+    failed_ = [](void* c) noexcept -> bool {
+      if constexpr (requires(Src& s) { s.failed(); })
+        return static_cast<Src*>(c)->failed();
+      else
+        return false;
+    };
+    data_ = reinterpret_cast<const unsigned char*>(own_.data());
+  }
+
+  [[nodiscard]] const unsigned char* at(std::uint64_t off) const noexcept {
+    return data_ + (off - base_);
+  }
+  [[nodiscard]] std::size_t avail(std::uint64_t off) const noexcept {
+    return off - base_ >= size_ ? 0 : static_cast<std::size_t>(size_ - (off - base_));
+  }
+  // Makes [off, off + n) available; false if the input ends (or fails) first.
+  bool ensure(std::uint64_t off, std::size_t n) noexcept {
+    if (avail(off) >= n) [[likely]]
+      return true;
+    if (get_ == nullptr || ended_) return false;
+    return fill(off, n);
+  }
+  // Bytes before off are not needed any more (a stream reader may drop them).
+  void release(std::uint64_t off) noexcept {
+    if (get_ != nullptr && off > keep_) keep_ = off;
+  }
+  [[nodiscard]] bool source_failed() const noexcept { return failed_ != nullptr && failed_(ctx_); }
+
+private:
+  BIN_SERIALIZER_NOINLINE bool fill(std::uint64_t off, std::size_t n) noexcept {
+    // Drop what is released, then read until n bytes from off are here.
+    const std::size_t drop = keep_ > base_ ? static_cast<std::size_t>(keep_ - base_) : 0;
+    if (drop != 0) {
+      const std::size_t kept = drop < size_ ? size_ - drop : 0;
+      if (kept != 0) std::memmove(own_.data(), own_.data() + drop, kept);
+      base_ += drop;
+      size_ = kept;
+      own_.set_size(kept);
+    }
+    const std::size_t need = static_cast<std::size_t>(off - base_) + n;
+    constexpr std::size_t chunk = 64 * 1024;
+    if (!own_.reserve(need > size_ + chunk ? need : size_ + chunk)) return false;
+    data_ = reinterpret_cast<const unsigned char*>(own_.data());
+    while (size_ < need) {
+      const std::size_t got = get_(ctx_, own_.data() + size_, own_.capacity() - size_);
+      if (got == 0) {
+        ended_ = true;
+        return false;
+      }
+      size_ += got;
+      own_.commit_size(size_); // a later reserve() keeps these bytes
+    }
+    return true;
+  }
+
+  const unsigned char* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::uint64_t base_ = 0; // log offset of data_[0]
+  std::uint64_t keep_ = 0;
+  void* ctx_ = nullptr;
+  std::size_t (*get_)(void*, std::byte*, std::size_t) noexcept = nullptr;
+  bool (*failed_)(void*) noexcept = nullptr;
+  bool ended_ = false;
+  Buffer own_;
+};
+
+} // namespace detail::log
+
+template <class Schema, bool Streamed>
+class basic_log_reader {
+  static_assert(is_log_schema<Schema>,
+                "log_reader<Schema>: Schema is a bin_serializer::log_schema<Opts, Ts...>");
+  static constexpr options Opts = Schema::opts;
+
+public:
+  static constexpr std::size_t npos = log_record::npos;
+
+  // From bytes that outlive the reader (log_reader).
+  explicit basic_log_reader(std::span<const std::byte> bytes, log_read_options o = {})
+    requires(!Streamed)
+      : o_(o) {
+    win_.view(bytes);
+    open();
+  }
+  // From a source with std::size_t read_some(void*, std::size_t) (0 at the
+  // end): fd_reader, istream_reader (log_stream_reader). The source is borrowed.
+  template <class Src>
+    requires(Streamed && requires(Src& s, std::byte* p, std::size_t n) {
+      { s.read_some(p, n) } -> std::convertible_to<std::size_t>;
+    })
+  explicit basic_log_reader(Src& source, log_read_options o = {}) : o_(o) {
+    win_.attach(source);
+    open();
+  }
+  basic_log_reader(const basic_log_reader&) = delete;
+  basic_log_reader& operator=(const basic_log_reader&) = delete;
+
+  // The header was read and matches the Schema's format.
+  [[nodiscard]] bool ok() const noexcept { return end_ != log_end::failed; }
+  [[nodiscard]] error last_error() const noexcept { return err_; }
+  [[nodiscard]] log_end end() const noexcept { return end_; }
+  // The offset of the torn tail or of the corruption (and of the clean end).
+  [[nodiscard]] std::uint64_t end_offset() const noexcept { return end_at_; }
+  // The end of the last block read whole: where an appending writer goes on.
+  [[nodiscard]] std::uint64_t valid_end() const noexcept { return valid_end_; }
+
+  // The log's type table (the file's type indices), with the descriptions.
+  [[nodiscard]] std::span<const log_type_info> types() const noexcept { return types_; }
+  // The Schema's index of a file type, npos if the Schema does not hold it.
+  [[nodiscard]] std::size_t schema_index(std::size_t file_type) const noexcept {
+    return file_type < map_.size() ? map_[file_type] : npos;
+  }
+
+  // The next record, whatever its type. False at the end (see end()).
+  bool next(log_record& rec) {
+    if (pos_ == block_end_) [[unlikely]] {
+      if (!enter_block()) return false;
+    }
+    const unsigned char* p = win_.at(pos_);
+    const unsigned char* const end = win_.at(block_end_);
+    std::uint32_t index = 0, length = 0;
+    const std::size_t a = detail::log::get_varint(p, end, index, 2);
+    const std::size_t b = detail::log::get_varint(p + a, end, length, 4);
+    rec.file_type = index;
+    rec.type = map_[index];
+    rec.offset = pos_;
+    rec.payload_offset = pos_ + a + b;
+    rec.payload = {reinterpret_cast<const std::byte*>(p + a + b), length};
+    pos_ += a + b + length;
+    ++records_;
+    return true;
+  }
+
+  // Decodes a record of T (a record of another type: schema_mismatch, or
+  // unknown_type if the Schema does not hold its type).
+  template <class T>
+  bool decode(const log_record& rec, T& value) {
+    static_assert(Schema::template holds<T>,
+                  "log_reader::decode<T>: T is not one of the types of this log_schema");
+    static_assert(!Streamed || !borrows_input_v<T, Opts>,
+                  "a log_stream_reader reuses its memory block by block, so a decoded view "
+                  "(string_view, span) would dangle: decode into an owning type (std::string, "
+                  "std::vector), or read the log from memory with log_reader (a MappedFile)");
+    constexpr std::size_t want = Schema::template index_of<T>();
+    if (rec.type != want) [[unlikely]] {
+      if (rec.type == npos) return fail_record(errc::unknown_type, rec.offset);
+      return fail_record(error::schema(rec.offset, mismatch::type_id, want, rec.type));
+    }
+    BufferView in(rec.payload);
+    if (!deserialize<Opts>(in, value)) [[unlikely]] {
+      error e = in.last_error();
+      e.offset += static_cast<std::size_t>(rec.payload_offset);
+      return fail_record(e);
+    }
+    if (in.read_position() != rec.payload.size()) [[unlikely]]
+      return fail_record(errc::invalid_value,
+                         static_cast<std::size_t>(rec.payload_offset) + in.read_position());
+    return true;
+  }
+
+  // The next record, which must be a T.
+  template <class T>
+  bool read(T& value) {
+    log_record rec;
+    return next(rec) && decode(rec, value);
+  }
+
+  // The next record, decoded into its type and handed to f (f must take
+  // every type of the Schema, as const T&). The values are the reader's own
+  // and reused record after record: copy what must outlive the call.
+  template <class F>
+  bool visit(F&& f) {
+    log_record rec;
+    if (!next(rec)) return false;
+    if (rec.type == npos) [[unlikely]]
+      return fail_record(errc::unknown_type, rec.offset);
+    return dispatch(rec, f, std::make_index_sequence<Schema::count>{});
+  }
+
+  // After log_end::corrupt: goes on at the next valid block. False if none.
+  bool resume() noexcept {
+    if (end_ != log_end::corrupt || resume_at_ == npos64) return false;
+    pos_ = block_end_ = resume_at_;
+    resume_at_ = npos64;
+    end_ = log_end::none;
+    err_ = {};
+    return true;
+  }
+
+  // Records handed out so far.
+  [[nodiscard]] std::uint64_t records() const noexcept { return records_; }
+
+private:
+  static constexpr std::uint64_t npos64 = static_cast<std::uint64_t>(-1);
+  using values = typename detail::log::values_of<Schema>::type;
+
+  template <class F, std::size_t... I>
+  bool dispatch(const log_record& rec, F& f, std::index_sequence<I...>) {
+    bool ok = false;
+    ((rec.type == I ? (ok = decode(rec, std::get<I>(scratch_)) && (f(std::as_const(std::get<I>(scratch_))), true),
+                       true)
+                    : false) ||
+     ...);
+    return ok;
+  }
+
+  bool fail_record(error e) noexcept {
+    err_ = e;
+    return false;
+  }
+  bool fail_record(errc c, std::uint64_t at) noexcept {
+    err_.code = c;
+    err_.offset = static_cast<std::size_t>(at);
+    return false;
+  }
+  bool stop(log_end how, error e, std::uint64_t at) noexcept {
+    end_ = how;
+    end_at_ = at;
+    err_ = e;
+    return false;
+  }
+  bool stop(log_end how, errc c, std::size_t error_at, std::uint64_t at) noexcept {
+    end_ = how;
+    end_at_ = at;
+    err_.code = c;
+    err_.offset = error_at;
+    return false;
+  }
+
+  void open() {
+    if (!win_.ensure(0, log_header_size)) {
+      (void)stop(log_end::failed, win_.source_failed() ? errc::io_error : errc::truncated, 0, 0);
+      return;
+    }
+    detail::log::file_header h;
+    std::size_t bad = 0;
+    if (!detail::log::parse_fixed_header(win_.at(0), h, bad)) {
+      // A magic of zero bytes: a writer that publishes the header's magic
+      // last (MappedFile, Buffer) has not finished it. Not a log yet.
+      const bool unwritten = bad == 0 && detail::log::get_le<std::uint32_t>(win_.at(0)) == 0;
+      (void)stop(log_end::failed, unwritten ? errc::truncated : errc::bad_header, bad, 0);
+      return;
+    }
+    if (h.table_length > o_.max_block_bytes) {
+      (void)stop(log_end::failed, errc::limit_exceeded, 8, 0);
+      return;
+    }
+    if (!win_.ensure(0, log_header_size + h.table_length)) {
+      (void)stop(log_end::failed, win_.source_failed() ? errc::io_error : errc::truncated, 16, 0);
+      return;
+    }
+    const unsigned char* table = win_.at(log_header_size);
+    if (crc32c::extend(crc32c::compute(win_.at(0), 12), table, h.table_length) != h.crc) {
+      (void)stop(log_end::failed, errc::bad_header, 12, 0);
+      return;
+    }
+    table_.assign(reinterpret_cast<const char*>(table), h.table_length);
+    std::size_t count = 0;
+    types_.clear();
+    if (!detail::log::parse_table(reinterpret_cast<const unsigned char*>(table_.data()),
+                                  table_.size(), count, bad,
+                                  [this](const log_type_info& t) { types_.push_back(t); })) {
+      (void)stop(log_end::failed, errc::bad_header, log_header_size + bad, 0);
+      return;
+    }
+    map_.assign(count, npos);
+    for (std::size_t i = 0; i < count; ++i) {
+      for (std::size_t j = 0; j < i; ++j)
+        if (types_[j].fingerprint == types_[i].fingerprint &&
+            types_[j].message_id == types_[i].message_id) {
+          (void)stop(log_end::failed, errc::bad_header, log_header_size, 0);
+          return;
+        }
+      for (std::size_t k = 0; k < Schema::count; ++k)
+        if (Schema::fingerprints[k] == types_[i].fingerprint &&
+            Schema::message_ids[k] == types_[i].message_id)
+          map_[i] = k;
+    }
+    const detail::log::file_header mine = expected_header();
+    if (h.format != mine.format) {
+      (void)stop(log_end::failed,
+                 error::schema(5, mismatch::format, static_cast<std::uint8_t>(mine.format),
+                               static_cast<std::uint8_t>(h.format)),
+                 0);
+      return;
+    }
+    if (h.flags != mine.flags) {
+      (void)stop(log_end::failed, error::schema(6, mismatch::flags, mine.flags, h.flags), 0);
+      return;
+    }
+    pos_ = block_end_ = valid_end_ = log_header_size + h.table_length;
+  }
+
+  static detail::log::file_header expected_header() noexcept {
+    detail::log::file_header h;
+    h.format = Opts.format;
+    const bool big = detail::format_of<Opts>::host_layout && !detail::little_endian_host;
+    h.flags = big ? log_flag_big_endian : 0;
+    return h;
+  }
+
+  // Whether a valid block starts at x; sets its body length.
+  detail::log::block_state check_at(std::uint64_t x, std::uint32_t& len, std::size_t& bad) {
+    (void)win_.ensure(x, log_block_header_size);
+    std::size_t avail = win_.avail(x);
+    if (avail >= log_block_header_size) {
+      const unsigned char* p = win_.at(x);
+      const auto want = detail::log::get_le<std::uint32_t>(p + 4);
+      if (detail::log::get_le<std::uint32_t>(p) == log_block_magic && want != 0 &&
+          want <= o_.max_block_bytes && want <= log_max_body_length &&
+          crc32c::compute(p, 12) == detail::log::get_le<std::uint32_t>(p + 12)) {
+        (void)win_.ensure(x, log_block_header_size + want);
+        avail = win_.avail(x);
+      }
+    }
+    return detail::log::check_block(win_.at(x), avail, types_.size(), o_.max_block_bytes, len, bad);
+  }
+
+  BIN_SERIALIZER_NOINLINE bool enter_block() {
+    if (end_ != log_end::none) return false;
+    const std::uint64_t x = block_end_;
+    win_.release(x);
+    std::uint32_t len = 0;
+    std::size_t bad = 0;
+    const auto st = check_at(x, len, bad);
+    if (st == detail::log::block_state::valid) [[likely]] {
+      pos_ = x + log_block_header_size;
+      block_end_ = valid_end_ = pos_ + len;
+      return true;
+    }
+    if (win_.source_failed()) return stop(log_end::failed, errc::io_error, static_cast<std::size_t>(x), x);
+    if (win_.avail(x) == 0) return stop(log_end::clean, errc::end_of_stream, static_cast<std::size_t>(x), x);
+    return classify(x, st, bad);
+  }
+
+  // Rules 2, 4, 5, 6 of section 13 at a boundary x where no valid block is.
+  BIN_SERIALIZER_NOINLINE bool classify(std::uint64_t x, detail::log::block_state st,
+                                        std::size_t bad) {
+    using detail::log::block_state;
+    // Rule 2: only zero bytes follow.
+    std::uint64_t q = x;
+    for (;;) {
+      if (!win_.ensure(q, 1)) break;
+      const std::size_t n = win_.avail(q);
+      const unsigned char* p = win_.at(q);
+      std::size_t i = 0;
+      while (i < n && p[i] == 0) ++i;
+      if (i < n) {
+        q += i;
+        break;
+      }
+      q += n;
+      if (q - x > log_block_header_size) win_.release(q - log_block_header_size);
+    }
+    if (win_.source_failed()) return stop(log_end::failed, errc::io_error, static_cast<std::size_t>(q), x);
+    if (win_.avail(q) == 0) return stop(log_end::clean, errc::end_of_stream, static_cast<std::size_t>(x), x);
+    // Rule 4: a valid block further on.
+    const std::uint64_t found = find_valid_after(x + 1 > q ? x + 1 : q);
+    const auto at = static_cast<std::size_t>(x + bad);
+    if (found != npos64) {
+      resume_at_ = found;
+      return stop(log_end::corrupt, errc::corrupt, at, x);
+    }
+    // Rule 5: unfinished; rule 6: complete and bad.
+    if (st == block_state::short_header || st == block_state::zero_magic ||
+        st == block_state::body_short)
+      return stop(log_end::torn, errc::truncated, static_cast<std::size_t>(x), x);
+    return stop(log_end::corrupt, errc::corrupt, at, x);
+  }
+
+  static const unsigned char* find_magic(const unsigned char* p, std::size_t n,
+                                        const unsigned char (&m)[4]) noexcept {
+    const unsigned char* const end = p + n;
+    while (end - p >= 4) {
+      const auto* c = static_cast<const unsigned char*>(std::memchr(p, m[0], static_cast<std::size_t>(end - p) - 3));
+      if (c == nullptr) return nullptr;
+      if (std::memcmp(c, m, 4) == 0) return c;
+      p = c + 1;
+    }
+    return nullptr;
+  }
+
+  std::uint64_t find_valid_after(std::uint64_t from) {
+    static constexpr unsigned char magic[4] = {0x42, 0x53, 0x4C, 0x42};
+    std::uint64_t q = from;
+    while (win_.ensure(q, 4)) {
+      const std::size_t n = win_.avail(q);
+      const unsigned char* hit = find_magic(win_.at(q), n, magic);
+      if (hit == nullptr) {
+        q += n - 3;
+        win_.release(q);
+        continue;
+      }
+      q += static_cast<std::size_t>(hit - win_.at(q));
+      win_.release(q);
+      std::uint32_t len = 0;
+      std::size_t bad = 0;
+      if (check_at(q, len, bad) == detail::log::block_state::valid) return q;
+      ++q;
+    }
+    return npos64;
+  }
+
+  log_read_options o_;
+  detail::log::window win_;
+  std::string table_;
+  std::vector<log_type_info> types_;
+  std::vector<std::size_t> map_;
+  std::uint64_t pos_ = 0;
+  std::uint64_t block_end_ = 0;
+  std::uint64_t valid_end_ = 0;
+  std::uint64_t end_at_ = 0;
+  std::uint64_t resume_at_ = npos64;
+  std::uint64_t records_ = 0;
+  log_end end_ = log_end::none;
+  error err_{};
+  values scratch_{};
+};
+
+template <class Schema>
+using log_reader = basic_log_reader<Schema, false>;
+template <class Schema>
+using log_stream_reader = basic_log_reader<Schema, true>;
+
+} // namespace bin_serializer

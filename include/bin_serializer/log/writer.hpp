@@ -1,0 +1,321 @@
+// log_writer<Schema, B>: appends records to a record log (docs/logs.md;
+// format in docs/wire-format.md section 13) in a Buffer or a MappedFile
+// (written in place), or through an fd_writer / ostream_writer (io/), a block
+// at a time.
+//
+//   using market_log = bin_serializer::log_schema<bin_serializer::compact, Trade, Quote, Status>;
+//   bin_serializer::MappedFile file;
+//   file.open("market.bsl", bin_serializer::MappedFile::mode::create);
+//   bin_serializer::log_writer<market_log, bin_serializer::MappedFile> log(file);
+//   log.write(trade);  log.write(quote);  ...
+//   log.close();       // seals the open block; then file.close()
+//
+// Records go into a block; a block is sealed (its CRCs written, then its
+// magic) once its body reaches log_write_options::block_bytes, on flush(),
+// and on close(). What survives a crash of the writing process is every
+// sealed block that reached the output (docs/logs.md, "What survives"):
+//   log_flush::record  every write() seals its block and flushes the output
+//   log_flush::block   full blocks are sealed and the output flushed (default)
+//   log_flush::manual  full blocks are sealed and handed over; flush() does the rest
+// Durability against power loss is a further sync the caller chooses
+// (MappedFile::sync(), fsync(fd)).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include "../buffer/buffer.hpp"
+#include "../buffer/concepts.hpp"
+#include "../core/encode.hpp"
+#include "format.hpp"
+#include "reader.hpp"
+
+namespace bin_serializer {
+
+enum class log_flush : std::uint8_t { record, block, manual };
+
+struct log_write_options {
+  // A block is sealed once its body holds at least this many bytes (at most
+  // 2^27; a larger record gets a block of its own).
+  std::size_t block_bytes = 4096;
+  log_flush flush = log_flush::block;
+  // Embed each type's schema_json description in the header (a log any tool
+  // can read with no code: `python -m bin_serializer cat`).
+  bool descriptions = true;
+  // Appending (log_append): also cut a corrupt tail, a complete last block
+  // that fails its checks with nothing valid after it. Corruption followed by
+  // valid blocks is never cut.
+  bool cut_corrupt_tail = false;
+};
+
+// Tag: the output already holds a log of this Schema; write after its last
+// valid block (a torn tail is cut off first).
+struct log_append_t {
+  explicit log_append_t() = default;
+};
+inline constexpr log_append_t log_append{};
+
+template <class Schema, WritableBuffer B>
+class log_writer {
+  static_assert(is_log_schema<Schema>,
+                "log_writer<Schema, B>: Schema is a bin_serializer::log_schema<Opts, Ts...>");
+  static constexpr options Opts = Schema::opts;
+  // Written in place (Buffer, MappedFile), or staged a block at a time.
+  static constexpr bool in_place = ContiguousWritableBuffer<B> && !detail::fixed_capacity<B>;
+
+public:
+  static constexpr std::size_t max_record_payload = std::size_t{1} << 27;
+
+  // Writes the file header.
+  explicit log_writer(B& out, log_write_options o = {}) : out_(out), o_(clamped(o)) {
+    std::string h = detail::log::header_bytes<Schema>(o_.descriptions);
+    if constexpr (in_place) {
+      // Published like a block: the magic last, so a crash mid-header leaves
+      // a log that reads as not yet written (truncated), not a bad header.
+      const std::size_t at = out_.size();
+      const std::string magic = h.substr(0, 4);
+      h.replace(0, 4, 4, '\0');
+      if (!out_.write(h.data(), h.size())) {
+        (void)fail_io(errc::io_error);
+        return;
+      }
+      std::atomic_signal_fence(std::memory_order_release);
+      std::memcpy(reinterpret_cast<unsigned char*>(out_.data()) + at, magic.data(), 4);
+    } else if (!out_.write(h.data(), h.size())) {
+      (void)fail_io(errc::io_error);
+    }
+  }
+
+  // Appends to the log `out` holds (a Buffer or MappedFile with its bytes):
+  // checks that its header is this Schema's, cuts a torn tail, and goes on
+  // after the last valid block. For a file descriptor, recover it first with
+  // recover_log_file() and pass an fd_writer at the end of it.
+  log_writer(B& out, log_append_t, log_write_options o = {}) : out_(out), o_(clamped(o)) {
+    if constexpr (in_place) {
+      recover_in_place();
+    }
+  }
+
+  log_writer(const log_writer&) = delete;
+  log_writer& operator=(const log_writer&) = delete;
+  // Seals and flushes; a destructor cannot report failure: call close().
+  ~log_writer() { (void)close(); }
+
+  // Appends one record. False (last_error() says why; the output is as
+  // before the call) if the value cannot be written; an I/O failure of the
+  // output is final (later calls fail too).
+  template <class T>
+  bool write(const T& value) {
+    static_assert(Schema::template holds<T>,
+                  "log_writer::write: T is not one of the types of this log_schema; add it "
+                  "there (the log's header lists its types)");
+    constexpr std::size_t index = Schema::template index_of<T>();
+    constexpr std::size_t index_bytes = detail::log::varint_size(index);
+    if (dead_) [[unlikely]]
+      return false;
+    auto& t = target();
+    if (block_at_ == npos) [[unlikely]] {
+      if (!open_block(t)) return false;
+    }
+    const std::size_t at = t.size();
+    if (!t.reserve(at + index_bytes + 1)) [[unlikely]]
+      return fail(t.last_error());
+    auto* p = reinterpret_cast<unsigned char*>(t.data()) + at;
+    if constexpr (index_bytes == 1)
+      p[0] = static_cast<unsigned char>(index);
+    else
+      (void)detail::log::put_varint(p, static_cast<std::uint32_t>(index));
+    t.commit_size(at + index_bytes + 1);
+    if (!serialize<Opts>(t, value)) [[unlikely]] {
+      const error e = t.last_error();
+      t.set_size(at);
+      return fail(e);
+    }
+    const std::size_t length = t.size() - at - index_bytes - 1;
+    if (length < 0x80) [[likely]] {
+      reinterpret_cast<unsigned char*>(t.data())[at + index_bytes] =
+          static_cast<unsigned char>(length);
+    } else if (!widen_length(t, at, at + index_bytes, length)) [[unlikely]] {
+      return false;
+    }
+    ++records_;
+    if (o_.flush == log_flush::record) return seal() && flush_output();
+    if (t.size() - block_at_ - log_block_header_size >= o_.block_bytes) [[unlikely]]
+      return seal() && (o_.flush != log_flush::block || flush_output());
+    return true;
+  }
+
+  // Seals the open block and flushes the output: every record written so
+  // far survives a crash of this process once this returns true.
+  bool flush() { return !dead_ && seal() && flush_output(); }
+
+  // flush(), then no more writes. True if every record was handed over.
+  bool close() {
+    if (closed_) return !dead_;
+    const bool ok = flush();
+    closed_ = true;
+    dead_ = true;
+    return ok && !io_failed_;
+  }
+
+  [[nodiscard]] error last_error() const noexcept { return err_; }
+  [[nodiscard]] std::uint64_t records() const noexcept { return records_; }
+  // Bytes of records in the open (unsealed) block.
+  [[nodiscard]] std::size_t pending() const noexcept {
+    return block_at_ == npos ? 0 : target_size() - block_at_ - log_block_header_size;
+  }
+  // After log_append: what recovery cut off (0: the log ended cleanly).
+  [[nodiscard]] std::uint64_t cut_bytes() const noexcept { return cut_; }
+
+private:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  using target_type = std::conditional_t<in_place, B, Buffer>;
+
+  static log_write_options clamped(log_write_options o) noexcept {
+    if (o.block_bytes == 0) o.block_bytes = 1;
+    if (o.block_bytes > max_record_payload) o.block_bytes = max_record_payload;
+    return o;
+  }
+
+  target_type& target() noexcept {
+    if constexpr (in_place)
+      return out_;
+    else
+      return stage_;
+  }
+  [[nodiscard]] std::size_t target_size() const noexcept {
+    if constexpr (in_place)
+      return out_.size();
+    else
+      return stage_.size();
+  }
+
+  bool fail(error e) noexcept {
+    err_ = e;
+    return false;
+  }
+  bool fail_io(errc c) noexcept {
+    std::size_t at = 0;
+    if constexpr (in_place) at = out_.size();
+    err_ = {c, at};
+    io_failed_ = true;
+    dead_ = true;
+    return false;
+  }
+
+  bool open_block(target_type& t) {
+    const std::size_t at = t.size();
+    if (!t.reserve(at + log_block_header_size)) return fail(t.last_error());
+    // A zero magic until the block is sealed: a reader (or a crash) sees an
+    // unfinished block, never a half-written one.
+    std::memset(reinterpret_cast<unsigned char*>(t.data()) + at, 0, log_block_header_size);
+    t.commit_size(at + log_block_header_size);
+    block_at_ = at;
+    return true;
+  }
+
+  // The payload is >= 128 bytes: its length takes more than the one byte kept.
+  BIN_SERIALIZER_NOINLINE bool widen_length(target_type& t, std::size_t at, std::size_t len_at,
+                                            std::size_t length) {
+    if (length > max_record_payload) {
+      t.set_size(at);
+      return fail({errc::limit_exceeded, at});
+    }
+    const std::size_t extra = detail::log::varint_size(length) - 1;
+    const std::size_t end = t.size();
+    if (!t.reserve(end + extra)) {
+      const error e = t.last_error();
+      t.set_size(at);
+      return fail(e);
+    }
+    auto* base = reinterpret_cast<unsigned char*>(t.data());
+    std::memmove(base + len_at + 1 + extra, base + len_at + 1, length);
+    (void)detail::log::put_varint(base + len_at, static_cast<std::uint32_t>(length));
+    t.commit_size(end + extra);
+    return true;
+  }
+
+  bool seal() {
+    if (block_at_ == npos) return true;
+    auto& t = target();
+    const std::size_t len = t.size() - block_at_ - log_block_header_size;
+    if (len == 0) {
+      t.set_size(block_at_);
+    } else {
+      detail::log::seal_block(reinterpret_cast<unsigned char*>(t.data()) + block_at_,
+                              static_cast<std::uint32_t>(len));
+    }
+    block_at_ = npos;
+    if constexpr (!in_place) {
+      const bool ok = stage_.size() == 0 || out_.write(stage_.data(), stage_.size());
+      stage_.clear();
+      if (!ok) return fail_io(errc::io_error);
+    }
+    return true;
+  }
+
+  bool flush_output() {
+    if constexpr (requires(B& b) {
+                    { b.flush() } -> std::convertible_to<bool>;
+                  }) {
+      if (!out_.flush()) return fail_io(errc::io_error);
+    }
+    return true;
+  }
+
+  void recover_in_place() {
+    log_reader<Schema> in(out_.bytes());
+    if (!in.ok()) {
+      err_ = in.last_error();
+      dead_ = true;
+      return;
+    }
+    // Only the header's own checks pass above; every type must be the Schema's, in order.
+    const auto types = in.types();
+    bool same = types.size() == Schema::count;
+    for (std::size_t i = 0; same && i < types.size(); ++i)
+      same = in.schema_index(i) == i;
+    if (!same) {
+      err_ = error::schema(log_header_size, mismatch::fingerprint, 0, 0);
+      dead_ = true;
+      return;
+    }
+    log_record rec;
+    while (in.next(rec)) {
+    }
+    const bool torn = in.end() == log_end::torn;
+    const bool cut_corrupt =
+        in.end() == log_end::corrupt && o_.cut_corrupt_tail && !has_valid_after(in);
+    if (in.end() != log_end::clean && !torn && !cut_corrupt) {
+      err_ = in.last_error();
+      dead_ = true;
+      return;
+    }
+    const std::size_t end = static_cast<std::size_t>(in.valid_end());
+    const std::size_t size = out_.size();
+    // Zero what is cut, so that bytes of a torn block never reappear after a
+    // later crash (a MappedFile's tail is kept until close()).
+    if (size > end) std::memset(reinterpret_cast<unsigned char*>(out_.data()) + end, 0, size - end);
+    cut_ = size - end;
+    out_.set_size(end);
+    records_ = 0;
+  }
+  static bool has_valid_after(log_reader<Schema>& in) { return in.resume(); }
+
+  B& out_;
+  log_write_options o_;
+  [[no_unique_address]] std::conditional_t<in_place, std::byte, Buffer> stage_{};
+  std::size_t block_at_ = npos;
+  std::uint64_t records_ = 0;
+  std::uint64_t cut_ = 0;
+  error err_{};
+  bool dead_ = false;
+  bool closed_ = false;
+  bool io_failed_ = false;
+};
+
+} // namespace bin_serializer

@@ -1,0 +1,625 @@
+// Record logs (docs/wire-format.md section 13): CRC32C, golden bytes, round
+// trips in every format and through every output, how a log ends (clean, zero
+// tail, torn, corrupt), every byte of the last blocks flipped or cut, append
+// recovery, unknown types, hostile headers.
+#include "test_util.hpp"
+
+#include <bin_serializer/buffer/mapped_file.hpp>
+#include <bin_serializer/io/fd.hpp>
+#include <bin_serializer/io/stream.hpp>
+#include <bin_serializer/log/reader.hpp>
+#include <bin_serializer/log/writer.hpp>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "log_types.hpp"
+
+namespace bs = bin_serializer;
+using bs::errc;
+using bs::log_end;
+using log_test::market;
+using log_test::Quote;
+using log_test::Status;
+using log_test::Trade;
+using test_util::hex;
+
+namespace {
+
+struct Tick {
+  std::uint32_t id = 0;
+  double px = 0;
+  bool operator==(const Tick&) const = default;
+};
+using tick_log = bs::log_schema<bs::compact, Tick>;
+using market_compact = log_test::market_schema<bs::compact>;
+
+std::vector<std::byte> bytes_of(const bs::Buffer& b) {
+  return {b.data(), b.data() + b.size()};
+}
+
+std::string le32(std::uint32_t v) {
+  std::string s;
+  for (int i = 0; i < 4; ++i) s += static_cast<char>(v >> (8 * i));
+  return s;
+}
+
+// Every record of a log, as variants, and how it ended.
+template <class Schema, class Reader>
+std::vector<log_test::record> read_all(Reader& r, bool resume = false) {
+  std::vector<log_test::record> out;
+  for (;;) {
+    while (r.visit([&out](const auto& v) { out.emplace_back(v); })) {
+    }
+    if (!(resume && r.end() == log_end::corrupt && r.resume())) {
+      if (r.end() != log_end::none) break;
+    }
+  }
+  return out;
+}
+
+template <class Schema>
+bs::Buffer write_market(std::size_t n, bs::log_write_options o = {}) {
+  bs::Buffer buf;
+  bs::log_writer<Schema, bs::Buffer> w(buf, o);
+  for (std::size_t i = 0; i < n; ++i) EXPECT_TRUE(log_test::write_record(w, market(i)));
+  EXPECT_TRUE(w.close());
+  return buf;
+}
+
+template <class Schema>
+void expect_prefix(const std::vector<log_test::record>& got, std::size_t max) {
+  ASSERT_LE(got.size(), max);
+  for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], market(i)) << "record " << i;
+}
+
+std::string unhex_string(std::string_view h) {
+  const auto b = test_util::unhex(h);
+  return {reinterpret_cast<const char*>(b.data()), b.size()};
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::filesystem::path temp_file(const char* name) {
+  return std::filesystem::temp_directory_path() /
+         (std::string("bs_log_") + name + "_" + std::to_string(::getpid()));
+}
+
+} // namespace
+
+TEST(LogCrc32c, CheckValueAndBothPathsAgree) {
+  EXPECT_EQ(bs::crc32c::compute("123456789", 9), 0xE3069283U);
+  EXPECT_EQ(bs::crc32c::compute_portable("123456789", 9), 0xE3069283U);
+  EXPECT_EQ(bs::crc32c::compute("", 0), 0U);
+  std::mt19937 g(7);
+  std::vector<unsigned char> v(9000);
+  for (auto& c : v) c = static_cast<unsigned char>(g());
+  for (std::size_t n : {1U, 7U, 8U, 9U, 767U, 768U, 769U, 2303U, 2304U, 2305U, 4096U, 8999U})
+    for (std::size_t off : {0U, 1U, 5U}) {
+      const auto a = bs::crc32c::compute(v.data() + off, n);
+      EXPECT_EQ(a, bs::crc32c::compute_portable(v.data() + off, n)) << n << " at " << off;
+      EXPECT_EQ(a, bs::crc32c::extend(bs::crc32c::compute(v.data() + off, n / 3),
+                                      v.data() + off + n / 3, n - n / 3));
+    }
+}
+
+// The example of section 13, byte for byte, and spec/vectors/log/tick_compact.bsl.
+TEST(LogFormat, GoldenTickLog) {
+  bs::Buffer buf;
+  {
+    bs::log_writer<tick_log, bs::Buffer> w(buf, {.descriptions = false});
+    ASSERT_TRUE(w.write(Tick{1, 2.5}));
+    ASSERT_TRUE(w.write(Tick{300, -1.0}));
+    ASSERT_TRUE(w.close());
+  }
+  std::string table = "01";
+  std::string fp;
+  for (int i = 0; i < 8; ++i)
+    fp += std::string(1, static_cast<char>(bs::schema_hash_v<Tick, bs::compact> >> (8 * i)));
+  const std::string table_bytes = std::string("\x01", 1) + fp + std::string(4, '\0') + std::string(1, '\0');
+  ASSERT_EQ(table_bytes.size(), 14U);
+  std::string head = std::string("BSLG\x01\x02\x00\x00", 8) + le32(14);
+  head += le32(bs::crc32c::extend(bs::crc32c::compute(head.data(), 12), table_bytes.data(), 14));
+  const std::string body = unhex_string("0009010000000000000440") +
+                           unhex_string("000aac02000000000000f0bf");
+  std::string block = std::string("BSLB") + le32(static_cast<std::uint32_t>(body.size())) +
+                      le32(bs::crc32c::compute(body.data(), body.size()));
+  block += le32(bs::crc32c::compute(block.data(), 12));
+  const std::string expected = head + table_bytes + block + body;
+  EXPECT_EQ(hex(buf.bytes()), hex(std::as_bytes(std::span(expected))));
+  // Two bytes of framing per record: the type index and the length.
+  EXPECT_EQ(body.size(), 2 + 9 + 2 + 10U);
+  // The checked-in vector (read by the Python package too).
+  const auto golden = read_file(std::string(BIN_SERIALIZER_SPEC_DIR) + "/vectors/log/tick_compact.bsl");
+  EXPECT_EQ(hex(std::as_bytes(std::span(golden))), hex(buf.bytes()));
+}
+
+// Framing costs two bytes a record (first 128 types, payload under 128
+// bytes) plus 16 per block; bigger payloads and indices take longer varints.
+TEST(LogFormat, RecordOverheadAndLongPayloads) {
+  const bs::Buffer buf = write_market<market_compact>(100000);
+  bs::log_reader<market_compact> r(buf.bytes());
+  ASSERT_TRUE(r.ok());
+  std::size_t payload = 0, records = 0;
+  bs::log_record rec;
+  const std::uint64_t first = r.valid_end();
+  while (r.next(rec)) {
+    payload += rec.payload.size();
+    ++records;
+  }
+  ASSERT_EQ(r.end(), log_end::clean);
+  ASSERT_EQ(records, 100000U);
+  const std::size_t blocks_bytes = buf.size() - first; // header excluded
+  const double per_record = double(blocks_bytes) / double(records);
+  const double payload_per_record = double(payload) / double(records);
+  EXPECT_LT(per_record - payload_per_record, 2.1); // 2 bytes + 16 per ~4 KiB block
+  EXPECT_LE(per_record, 22.0);                     // issue 31's target for this mix
+
+  // A payload of 200 and 20000 bytes (varint lengths of 2 and 3 bytes).
+  bs::Buffer big;
+  {
+    bs::log_writer<market_compact, bs::Buffer> w(big, {.block_bytes = 64});
+    ASSERT_TRUE(w.write(Status{1, std::string(200, 'v'), "x"}));
+    ASSERT_TRUE(w.write(Trade{2, 3, 4, 'B'}));
+    ASSERT_TRUE(w.write(Status{5, "v", std::string(20000, 't')}));
+    ASSERT_TRUE(w.close());
+  }
+  bs::log_reader<market_compact> rb(big.bytes());
+  std::vector<log_test::record> got = read_all<market_compact>(rb);
+  EXPECT_EQ(rb.end(), log_end::clean);
+  ASSERT_EQ(got.size(), 3U);
+  EXPECT_EQ(std::get<Status>(got[0]).venue.size(), 200U);
+  EXPECT_EQ(std::get<Trade>(got[1]), (Trade{2, 3, 4, 'B'}));
+  EXPECT_EQ(std::get<Status>(got[2]).text.size(), 20000U);
+}
+
+template <bs::options Opts>
+void round_trip_all_outputs() {
+  using S = log_test::market_schema<Opts>;
+  constexpr std::size_t n = 5000;
+  for (std::size_t block : {1U, 100U, 4096U, 1U << 20}) {
+    SCOPED_TRACE(block);
+    const bs::log_write_options o{.block_bytes = block};
+    // Buffer, read from its bytes and through an istream.
+    const bs::Buffer buf = write_market<S>(n, o);
+    {
+      bs::log_reader<S> r(buf.bytes());
+      ASSERT_TRUE(r.ok());
+      expect_prefix<S>(read_all<S>(r), n);
+      EXPECT_EQ(r.records(), n);
+      EXPECT_EQ(r.end(), log_end::clean);
+      EXPECT_EQ(r.last_error(), (bs::error{errc::end_of_stream, buf.size()}));
+    }
+    // ostream writer -> the same bytes.
+    std::ostringstream os;
+    {
+      bs::ostream_writer out(os);
+      bs::log_writer<S, bs::ostream_writer> w(out, o);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+      ASSERT_TRUE(w.close());
+    }
+    EXPECT_EQ(os.str(), std::string(reinterpret_cast<const char*>(buf.data()), buf.size()));
+    std::istringstream is(os.str());
+    bs::istream_reader in(is);
+    bs::log_stream_reader<S> sr(in, {.max_block_bytes = 2U << 20});
+    ASSERT_TRUE(sr.ok());
+    const auto got = read_all<S>(sr);
+    EXPECT_EQ(got.size(), n);
+    expect_prefix<S>(got, n);
+    EXPECT_EQ(sr.end(), log_end::clean);
+    // fd writer, MappedFile writer -> files with the same bytes; fd reader.
+    const auto path = temp_file("rt");
+    {
+      const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+      ASSERT_GE(fd, 0);
+      bs::fd_writer out(fd);
+      bs::log_writer<S, bs::fd_writer> w(out, o);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+      ASSERT_TRUE(w.close());
+      ::close(fd);
+    }
+    EXPECT_EQ(read_file(path), os.str());
+    {
+      bs::MappedFile file;
+      ASSERT_TRUE(file.open(path.c_str(), bs::MappedFile::mode::create));
+      bs::log_writer<S, bs::MappedFile> w(file, o);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+      ASSERT_TRUE(w.close());
+      ASSERT_TRUE(file.close());
+    }
+    EXPECT_EQ(read_file(path), os.str());
+    {
+      const int fd = ::open(path.c_str(), O_RDONLY);
+      ASSERT_GE(fd, 0);
+      bs::fd_reader in_fd(fd);
+      bs::log_stream_reader<S> fr(in_fd, {.max_block_bytes = 2U << 20});
+      EXPECT_EQ(read_all<S>(fr).size(), n);
+      EXPECT_EQ(fr.end(), log_end::clean);
+      ::close(fd);
+    }
+    std::filesystem::remove(path);
+  }
+}
+
+TEST(LogFormat, RoundTripCompact) { round_trip_all_outputs<bs::compact>(); }
+TEST(LogFormat, RoundTripPortable) { round_trip_all_outputs<bs::portable>(); }
+TEST(LogFormat, RoundTripNative) { round_trip_all_outputs<bs::native>(); }
+
+TEST(LogFormat, HeaderDescribesTheTypes) {
+  const bs::Buffer buf = write_market<market_compact>(3);
+  bs::log_reader<market_compact> r(buf.bytes());
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.types().size(), 3U);
+  EXPECT_EQ(r.types()[1].fingerprint, (bs::schema_hash_v<Quote, bs::compact>));
+  EXPECT_EQ(r.types()[1].message_id, 0U);
+  EXPECT_EQ(r.types()[1].description, (bs::schema_json<Quote, bs::compact>()));
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(r.schema_index(i), i);
+}
+
+// The format is the Schema's, checked once: a reader of another format fails
+// at the header (mismatch::format at offset 5), never skips records.
+TEST(LogFormat, AnotherFormatIsRefusedAtTheHeader) {
+  const bs::Buffer buf = write_market<market_compact>(10);
+  using portable_market = log_test::market_schema<bs::portable>;
+  bs::log_reader<portable_market> r(buf.bytes());
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.end(), log_end::failed);
+  EXPECT_EQ(r.last_error().code, errc::schema_mismatch);
+  EXPECT_EQ(r.last_error().what(), bs::mismatch::format);
+  EXPECT_EQ(r.last_error().offset, 5U);
+  Trade t;
+  EXPECT_FALSE(r.read(t));
+}
+
+// A record of a type the reader's Schema lacks is unknown_type, with its
+// offset; the next call reads on. A typed read of another type says so.
+TEST(LogFormat, UnknownTypesAreErrorsNotSkips) {
+  const bs::Buffer buf = write_market<market_compact>(40);
+  using two = bs::log_schema<bs::compact, Trade, Quote>;
+  bs::log_reader<two> r(buf.bytes());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.schema_index(2), bs::log_record::npos);
+  std::size_t seen = 0, unknown = 0;
+  for (;;) {
+    if (r.visit([&seen](const auto&) { ++seen; })) continue;
+    if (r.end() != log_end::none) break;
+    EXPECT_EQ(r.last_error().code, errc::unknown_type);
+    ++unknown;
+  }
+  EXPECT_EQ(r.end(), log_end::clean);
+  EXPECT_EQ(seen, 38U);
+  EXPECT_EQ(unknown, 2U);
+
+  bs::log_reader<market_compact> typed(buf.bytes());
+  Quote q;
+  EXPECT_FALSE(typed.read(q)); // record 0 is a Trade
+  EXPECT_EQ(typed.last_error().code, errc::schema_mismatch);
+  Trade t;
+  EXPECT_TRUE(typed.read(t)); // record 1
+  EXPECT_EQ(log_test::record(t), market(1));
+}
+
+namespace {
+
+// Offsets of the blocks of a log (each block's first byte), and the data start.
+std::vector<std::size_t> block_offsets(const std::vector<std::byte>& log, std::size_t& data_start) {
+  bs::log_reader<market_compact> r{std::span<const std::byte>(log)};
+  data_start = r.valid_end();
+  std::vector<std::size_t> out;
+  std::size_t at = data_start;
+  while (at + 16 <= log.size()) {
+    out.push_back(at);
+    std::uint32_t len;
+    std::memcpy(&len, log.data() + at + 4, 4);
+    at += 16 + bs::detail::from_little<std::uint32_t>(len);
+  }
+  return out;
+}
+
+// How many records the first k blocks of a market log hold (block_bytes 256).
+std::size_t records_before(const std::vector<std::byte>& log, std::size_t offset) {
+  bs::log_reader<market_compact> r{std::span<const std::byte>(log)};
+  bs::log_record rec;
+  std::size_t n = 0;
+  while (r.next(rec) && rec.offset < offset) ++n;
+  return n;
+}
+
+template <class R>
+log_test::record decode_any(R& r, const bs::log_record& rec) {
+  log_test::record out;
+  bool ok = false;
+  switch (rec.type) {
+  case 0: { Trade v; ok = r.decode(rec, v); out = v; break; }
+  case 1: { Quote v; ok = r.decode(rec, v); out = v; break; }
+  case 2: { Status v; ok = r.decode(rec, v); out = v; break; }
+  default: break;
+  }
+  EXPECT_TRUE(ok) << "record at " << rec.offset;
+  return out;
+}
+
+} // namespace
+
+TEST(LogEnd, CleanAndZeroTail) {
+  bs::Buffer buf = write_market<market_compact>(1000);
+  const std::size_t size = buf.size();
+  // A mapped log that a writer has not filled ends in zeros: a clean end.
+  std::vector<std::byte> padded = bytes_of(buf);
+  padded.resize(size + 10000, std::byte{0});
+  bs::log_reader<market_compact> r{std::span<const std::byte>(padded)};
+  expect_prefix<market_compact>(read_all<market_compact>(r), 1000);
+  EXPECT_EQ(r.records(), 1000U);
+  EXPECT_EQ(r.end(), log_end::clean);
+  EXPECT_EQ(r.end_offset(), size);
+  EXPECT_EQ(r.valid_end(), size);
+}
+
+// Cut at every offset of the last two blocks: exactly the records of the
+// whole blocks before the cut, a torn tail at the cut block (or a clean end
+// at a boundary).
+TEST(LogEnd, TruncatedAtEveryOffsetOfTheLastBlocks) {
+  const bs::Buffer buf = write_market<market_compact>(600, {.block_bytes = 256});
+  const std::vector<std::byte> full = bytes_of(buf);
+  std::size_t data_start = 0;
+  const auto blocks = block_offsets(full, data_start);
+  ASSERT_GE(blocks.size(), 4U);
+  for (std::size_t cut = blocks[blocks.size() - 2]; cut <= full.size(); ++cut) {
+    std::vector<std::byte> part(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(cut));
+    bs::log_reader<market_compact> r{std::span<const std::byte>(part)};
+    const auto got = read_all<market_compact>(r);
+    const bool boundary = cut == full.size() || cut == blocks.back();
+    const std::size_t whole = cut >= blocks.back() + 0 && cut != blocks[blocks.size() - 2]
+                                  ? records_before(full, blocks.back())
+                                  : records_before(full, blocks[blocks.size() - 2]);
+    const std::size_t expect = cut == full.size() ? 600 : whole;
+    ASSERT_EQ(got.size(), expect) << "cut at " << cut;
+    expect_prefix<market_compact>(got, expect);
+    ASSERT_EQ(r.end(), boundary || cut == blocks[blocks.size() - 2] ? log_end::clean : log_end::torn)
+        << "cut at " << cut;
+    if (r.end() == log_end::torn) {
+      EXPECT_EQ(r.end_offset(), cut < blocks.back() ? blocks[blocks.size() - 2] : blocks.back());
+      EXPECT_EQ(r.last_error().code, errc::truncated);
+    }
+  }
+}
+
+// A writer killed after writing a block's body but before its magic (the
+// MappedFile writer publishes the magic last) leaves a torn tail, not corruption.
+TEST(LogEnd, UnpublishedBlockIsTorn) {
+  const bs::Buffer buf = write_market<market_compact>(300, {.block_bytes = 256});
+  std::vector<std::byte> log = bytes_of(buf);
+  std::size_t data_start = 0;
+  const auto blocks = block_offsets(log, data_start);
+  std::memset(log.data() + blocks.back(), 0, 4);
+  log.resize(log.size() + 4096, std::byte{0});
+  bs::log_reader<market_compact> r{std::span<const std::byte>(log)};
+  const auto got = read_all<market_compact>(r);
+  EXPECT_EQ(got.size(), records_before(bytes_of(buf), blocks.back()));
+  EXPECT_EQ(r.end(), log_end::torn);
+  EXPECT_EQ(r.end_offset(), blocks.back());
+}
+
+// Flip each byte (all bits, then the lowest) of the last two blocks, and of a
+// block in the middle: never a changed record; a bad block followed by a valid
+// one is corruption at its offset, and resume() goes on there; a bad last
+// block is corruption too (complete, yet failing its checks).
+TEST(LogEnd, EveryByteOfTheLastBlocksFlipped) {
+  const bs::Buffer buf = write_market<market_compact>(600, {.block_bytes = 256});
+  const std::vector<std::byte> full = bytes_of(buf);
+  std::size_t data_start = 0;
+  const auto blocks = block_offsets(full, data_start);
+  std::vector<std::size_t> offsets;
+  for (std::size_t i = blocks[blocks.size() - 2]; i < full.size(); ++i) offsets.push_back(i);
+  for (std::size_t i = blocks[2]; i < blocks[3]; ++i) offsets.push_back(i);
+  std::map<std::uint64_t, std::size_t> index_at;
+  {
+    bs::log_reader<market_compact> all{std::span<const std::byte>(full)};
+    bs::log_record rec;
+    while (all.next(rec)) index_at.emplace(rec.offset, index_at.size());
+  }
+  std::size_t corrupt = 0;
+  for (const std::size_t at : offsets)
+    for (const unsigned mask : {0xFFU, 0x01U}) {
+      std::vector<std::byte> log = full;
+      log[at] ^= std::byte(mask);
+      bs::log_reader<market_compact> r{std::span<const std::byte>(log)};
+      std::size_t checked = 0;
+      for (;;) {
+        bs::log_record rec;
+        if (r.next(rec)) {
+          // Every record handed out is the one written at that offset.
+          const auto it = index_at.find(rec.offset);
+          ASSERT_NE(it, index_at.end()) << "flip at " << at;
+          ASSERT_EQ(decode_any(r, rec), market(it->second)) << "flip at " << at;
+          ++checked;
+          continue;
+        }
+        if (r.end() == log_end::corrupt) {
+          ++corrupt;
+          EXPECT_EQ(r.last_error().code, errc::corrupt);
+          if (r.resume()) continue;
+        }
+        break;
+      }
+      ASSERT_NE(r.end(), log_end::none) << "flip at " << at;
+      ASSERT_NE(r.end(), log_end::torn) << "a flip in a complete block is corruption, at " << at;
+      ASSERT_LT(checked, 600U) << "flip at " << at << " went unnoticed";
+    }
+  EXPECT_GT(corrupt, 0U);
+}
+
+// Opening a log for append cuts a torn tail (zeroed, so it cannot come back),
+// keeps every sealed record, and refuses a log of another schema.
+TEST(LogAppend, RecoversFromATornTail) {
+  bs::Buffer buf = write_market<market_compact>(500, {.block_bytes = 256});
+  const std::size_t sealed_size = buf.size();
+  // A crash mid-block: half of a new block's bytes.
+  bs::Buffer extra = write_market<market_compact>(20, {.block_bytes = 1 << 20});
+  std::size_t ds = 0;
+  const auto eb = bytes_of(extra);
+  (void)block_offsets(eb, ds);
+  ASSERT_TRUE(buf.write(eb.data() + ds, (eb.size() - ds) / 2));
+  {
+    bs::log_writer<market_compact, bs::Buffer> w(buf, bs::log_append);
+    EXPECT_EQ(w.cut_bytes(), (eb.size() - ds) / 2);
+    EXPECT_EQ(buf.size(), sealed_size);
+    for (std::size_t i = 500; i < 700; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+    ASSERT_TRUE(w.close());
+  }
+  bs::log_reader<market_compact> r(buf.bytes());
+  expect_prefix<market_compact>(read_all<market_compact>(r), 700);
+  EXPECT_EQ(r.records(), 700U);
+  EXPECT_EQ(r.end(), log_end::clean);
+
+  // Another schema: refused, nothing written.
+  bs::Buffer other = write_market<market_compact>(5);
+  const std::size_t before = other.size();
+  using two = bs::log_schema<bs::compact, Trade, Quote>;
+  {
+    bs::log_writer<two, bs::Buffer> w(other, bs::log_append);
+    EXPECT_FALSE(w.write(Trade{}));
+    EXPECT_EQ(w.last_error().code, errc::schema_mismatch);
+  }
+  EXPECT_EQ(other.size(), before);
+}
+
+TEST(LogAppend, CorruptTailIsCutOnlyWhenAsked) {
+  bs::Buffer buf = write_market<market_compact>(300, {.block_bytes = 256});
+  std::vector<std::byte> log = bytes_of(buf);
+  std::size_t ds = 0;
+  const auto blocks = block_offsets(log, ds);
+  buf.data()[blocks.back() + 20] ^= std::byte{1};
+  {
+    bs::log_writer<market_compact, bs::Buffer> w(buf, bs::log_append);
+    EXPECT_FALSE(w.write(Trade{}));
+    EXPECT_EQ(w.last_error().code, errc::corrupt);
+  }
+  EXPECT_EQ(buf.size(), log.size());
+  {
+    bs::log_writer<market_compact, bs::Buffer> w(buf, bs::log_append, {.cut_corrupt_tail = true});
+    EXPECT_EQ(buf.size(), blocks.back());
+    ASSERT_TRUE(w.write(std::get<Trade>(market(0))));
+    ASSERT_TRUE(w.close());
+  }
+  // Corruption with valid blocks after it is never cut.
+  bs::Buffer mid = write_market<market_compact>(300, {.block_bytes = 256});
+  mid.data()[blocks[1] + 20] ^= std::byte{1};
+  const std::size_t mid_size = mid.size();
+  {
+    bs::log_writer<market_compact, bs::Buffer> w(mid, bs::log_append, {.cut_corrupt_tail = true});
+    EXPECT_FALSE(w.write(Trade{}));
+  }
+  EXPECT_EQ(mid.size(), mid_size);
+}
+
+// Headers that are not a log, or lie: a clean failure at the right offset,
+// with nothing allocated beyond what the input holds.
+TEST(LogHostile, BadHeaders) {
+  const bs::Buffer good = write_market<market_compact>(3);
+  const std::vector<std::byte> g = bytes_of(good);
+  auto open_with = [](std::vector<std::byte> v) {
+    bs::log_reader<market_compact> r{std::span<const std::byte>(v)};
+    EXPECT_FALSE(r.ok());
+    EXPECT_EQ(r.end(), log_end::failed);
+    return r.last_error();
+  };
+  auto patched = [&g](std::size_t at, std::uint8_t v) {
+    auto c = g;
+    c[at] = std::byte{v};
+    return c;
+  };
+  EXPECT_EQ(open_with({}), (bs::error{errc::truncated, 0}));
+  EXPECT_EQ(open_with({g.begin(), g.begin() + 15}), (bs::error{errc::truncated, 0}));
+  EXPECT_EQ(open_with(patched(0, 'X')), (bs::error{errc::bad_header, 0}));
+  EXPECT_EQ(open_with(patched(4, 2)), (bs::error{errc::bad_header, 4}));
+  EXPECT_EQ(open_with(patched(5, 9)), (bs::error{errc::bad_header, 5}));
+  EXPECT_EQ(open_with(patched(6, 1)), (bs::error{errc::bad_header, 6})); // big-endian flag on compact
+  EXPECT_EQ(open_with(patched(7, 1)), (bs::error{errc::bad_header, 6}));
+  EXPECT_EQ(open_with(patched(20, g[20] == std::byte{0} ? 1 : 0)), (bs::error{errc::bad_header, 12}));
+  // table_length of 2^26 (the limit) on a short input: truncated, no allocation of it.
+  auto huge = g;
+  huge[8] = huge[9] = huge[10] = std::byte{0};
+  huge[11] = std::byte{4};
+  EXPECT_EQ(open_with(huge), (bs::error{errc::truncated, 16}));
+  huge[11] = std::byte{5}; // over the spec's limit
+  EXPECT_EQ(open_with(huge), (bs::error{errc::bad_header, 8}));
+  // Hand-made tables with a valid CRC: no types, too many, duplicates, trailing bytes.
+  auto with_table = [](std::string table) {
+    std::string head = std::string("BSLG\x01\x02\x00\x00", 8) + le32(static_cast<std::uint32_t>(table.size()));
+    head += le32(bs::crc32c::extend(bs::crc32c::compute(head.data(), 12), table.data(), table.size()));
+    const std::string all = head + table;
+    const auto* p = reinterpret_cast<const std::byte*>(all.data());
+    return std::vector<std::byte>(p, p + all.size());
+  };
+  const std::string entry = std::string(12, '\x07') + std::string(1, '\0');
+  EXPECT_EQ(open_with(with_table(std::string(1, '\0'))), (bs::error{errc::bad_header, 16}));
+  EXPECT_EQ(open_with(with_table("\x81\x80\x01" + entry)), (bs::error{errc::bad_header, 16})); // 16385 types
+  EXPECT_EQ(open_with(with_table("\x02" + entry + entry)), (bs::error{errc::bad_header, 16}));
+  EXPECT_EQ(open_with(with_table("\x01" + entry + "x")), (bs::error{errc::bad_header, 16 + 14}));
+  EXPECT_EQ(open_with(with_table("\x02" + entry)), (bs::error{errc::bad_header, 16 + 14}));
+  // A description length past the table's end.
+  EXPECT_EQ(open_with(with_table("\x01" + std::string(12, '\x07') + "\x7f" + "ab")),
+            (bs::error{errc::bad_header, 16 + 13}));
+}
+
+// Blocks that lie about their length: a body over max_block_bytes is
+// corruption (no allocation of it by a stream reader); one past the end of
+// the input is a torn tail.
+TEST(LogHostile, BlockLengths) {
+  bs::Buffer buf = write_market<market_compact>(50, {.block_bytes = 1 << 20});
+  std::vector<std::byte> log = bytes_of(buf);
+  std::size_t ds = 0;
+  (void)block_offsets(log, ds);
+  auto set_len = [&](std::uint32_t len) {
+    auto c = log;
+    for (std::size_t i = 0; i < 4; ++i) c[ds + 4 + i] = std::byte(len >> (8 * i));
+    const auto crc = bs::crc32c::compute(c.data() + ds, 12);
+    for (std::size_t i = 0; i < 4; ++i) c[ds + 12 + i] = std::byte(crc >> (8 * i));
+    return c;
+  };
+  {
+    auto c = set_len(0x0FFFFFFF);
+    bs::log_reader<market_compact> r(std::span<const std::byte>(c), {.max_block_bytes = 1 << 16});
+    EXPECT_TRUE(read_all<market_compact>(r).empty());
+    EXPECT_EQ(r.end(), log_end::corrupt);
+    EXPECT_EQ(r.end_offset(), ds);
+  }
+  {
+    auto c = set_len(static_cast<std::uint32_t>(log.size()));
+    bs::log_reader<market_compact> r{std::span<const std::byte>(c)};
+    EXPECT_TRUE(read_all<market_compact>(r).empty());
+    EXPECT_EQ(r.end(), log_end::torn);
+    // The same through a stream reader: it reads what is there, no more.
+    std::istringstream is(std::string(reinterpret_cast<const char*>(c.data()), c.size()));
+    bs::istream_reader in(is);
+    bs::log_stream_reader<market_compact> sr(in);
+    EXPECT_TRUE(read_all<market_compact>(sr).empty());
+    EXPECT_EQ(sr.end(), log_end::torn);
+  }
+}
+
+// A value the writer cannot encode leaves the log as it was; the writer goes on.
+TEST(LogWriter, FailedRecordLeavesNoTrace) {
+  bs::FixedBuffer<64> small;
+  bs::log_writer<tick_log, bs::FixedBuffer<64>> w(small, {.descriptions = false});
+  // Header (31 bytes) fits; a staged block of 16 + 11 + 12 bytes does not.
+  ASSERT_TRUE(w.write(Tick{1, 2.5}));
+  ASSERT_TRUE(w.write(Tick{300, -1.0}));
+  EXPECT_FALSE(w.close());
+  EXPECT_EQ(w.last_error().code, errc::io_error);
+  EXPECT_EQ(small.size(), 30U);
+}
