@@ -62,6 +62,10 @@ struct log_record {
   std::uint64_t offset = 0;         // of the record's first byte
   std::uint64_t payload_offset = 0; // of its payload
   std::span<const std::byte> payload;
+  // Bytes that may be read from the payload's start (to the end of its block):
+  // the decoder's bounds, so that it runs its unchecked fast path; a value
+  // that does not end exactly at the payload's end is refused all the same.
+  std::size_t readable = 0;
 };
 
 namespace detail::log {
@@ -194,20 +198,34 @@ public:
   }
 
   // The next record, whatever its type. False at the end (see end()).
-  bool next(log_record& rec) {
+  BIN_SERIALIZER_INLINE bool next(log_record& rec) {
     if (pos_ == block_end_) [[unlikely]] {
       if (!enter_block()) return false;
     }
     const unsigned char* p = win_.at(pos_);
     const unsigned char* const end = win_.at(block_end_);
     std::uint32_t index = 0, length = 0;
-    const std::size_t a = detail::log::get_varint(p, end, index, 2);
-    const std::size_t b = detail::log::get_varint(p + a, end, length, 4);
+    std::size_t a = 1, b = 1;
+    // A record's structure is checked as it is read (the block's CRCs passed,
+    // so a bad one comes from a faulty writer, not from the medium).
+    if (end - p >= 2 && p[0] < 0x80 && p[1] < 0x80) [[likely]] {
+      index = p[0];
+      length = p[1];
+    } else {
+      a = detail::log::get_varint(p, end, index, detail::log::type_index_max_bytes);
+      b = a == 0 ? 0 : detail::log::get_varint(p + a, end, length, detail::log::length_max_bytes);
+      if (b == 0) [[unlikely]]
+        return bad_record();
+    }
+    const auto room = static_cast<std::size_t>(end - p) - a - b;
+    if (index >= map_.size() || length > room) [[unlikely]]
+      return bad_record();
     rec.file_type = index;
     rec.type = map_[index];
     rec.offset = pos_;
     rec.payload_offset = pos_ + a + b;
     rec.payload = {reinterpret_cast<const std::byte*>(p + a + b), length};
+    rec.readable = room;
     pos_ += a + b + length;
     ++records_;
     return true;
@@ -216,7 +234,7 @@ public:
   // Decodes a record of T (a record of another type: schema_mismatch, or
   // unknown_type if the Schema does not hold its type).
   template <class T>
-  bool decode(const log_record& rec, T& value) {
+  BIN_SERIALIZER_INLINE bool decode(const log_record& rec, T& value) {
     static_assert(Schema::template holds<T>,
                   "log_reader::decode<T>: T is not one of the types of this log_schema");
     static_assert(!Streamed || !borrows_input_v<T, Opts>,
@@ -228,7 +246,8 @@ public:
       if (rec.type == npos) return fail_record(errc::unknown_type, rec.offset);
       return fail_record(error::schema(rec.offset, mismatch::type_id, want, rec.type));
     }
-    BufferView in(rec.payload);
+    BufferView in(rec.payload.data(),
+                  rec.readable > rec.payload.size() ? rec.readable : rec.payload.size());
     if (!deserialize<Opts>(in, value)) [[unlikely]] {
       error e = in.last_error();
       e.offset += static_cast<std::size_t>(rec.payload_offset);
@@ -242,7 +261,7 @@ public:
 
   // The next record, which must be a T.
   template <class T>
-  bool read(T& value) {
+  BIN_SERIALIZER_INLINE bool read(T& value) {
     log_record rec;
     return next(rec) && decode(rec, value);
   }
@@ -251,7 +270,7 @@ public:
   // every type of the Schema, as const T&). The values are the reader's own
   // and reused record after record: copy what must outlive the call.
   template <class F>
-  bool visit(F&& f) {
+  BIN_SERIALIZER_INLINE bool visit(F&& f) {
     log_record rec;
     if (!next(rec)) return false;
     if (rec.type == npos) [[unlikely]]
@@ -277,13 +296,23 @@ private:
   using values = typename detail::log::values_of<Schema>::type;
 
   template <class F, std::size_t... I>
-  bool dispatch(const log_record& rec, F& f, std::index_sequence<I...>) {
+  BIN_SERIALIZER_INLINE bool dispatch(const log_record& rec, F& f, std::index_sequence<I...>) {
     bool ok = false;
     ((rec.type == I ? (ok = decode(rec, std::get<I>(scratch_)) && (f(std::as_const(std::get<I>(scratch_))), true),
                        true)
                     : false) ||
      ...);
     return ok;
+  }
+
+  // A record that does not fit its block (or names no type of the table):
+  // corruption there; resume() goes on at the next valid block.
+  BIN_SERIALIZER_NOINLINE bool bad_record() {
+    const std::uint64_t x = pos_;
+    pos_ = block_end_;
+    const std::uint64_t found = find_valid_after(block_end_);
+    resume_at_ = found;
+    return stop(log_end::corrupt, errc::corrupt, static_cast<std::size_t>(x), x);
   }
 
   bool fail_record(error e) noexcept {
@@ -382,7 +411,8 @@ private:
   }
 
   // Whether a valid block starts at x; sets its body length.
-  detail::log::block_state check_at(std::uint64_t x, std::uint32_t& len, std::size_t& bad) {
+  detail::log::block_state check_at(std::uint64_t x, std::uint32_t& len, std::size_t& bad,
+                                    bool walk_records = true) {
     (void)win_.ensure(x, log_block_header_size);
     std::size_t avail = win_.avail(x);
     if (avail >= log_block_header_size) {
@@ -395,7 +425,8 @@ private:
         avail = win_.avail(x);
       }
     }
-    return detail::log::check_block(win_.at(x), avail, types_.size(), o_.max_block_bytes, len, bad);
+    return detail::log::check_block(win_.at(x), avail, types_.size(), o_.max_block_bytes, len, bad,
+                                    walk_records);
   }
 
   BIN_SERIALIZER_NOINLINE bool enter_block() {
@@ -404,7 +435,7 @@ private:
     win_.release(x);
     std::uint32_t len = 0;
     std::size_t bad = 0;
-    const auto st = check_at(x, len, bad);
+    const auto st = check_at(x, len, bad, false); // records are checked as read
     if (st == detail::log::block_state::valid) [[likely]] {
       pos_ = x + log_block_header_size;
       block_end_ = valid_end_ = pos_ + len;
