@@ -124,10 +124,16 @@ private:
       own_.set_size(kept);
     }
     const std::size_t need = static_cast<std::size_t>(off - base_) + n;
-    constexpr std::size_t chunk = 64 * 1024;
-    if (!own_.reserve(need > size_ + chunk ? need : size_ + chunk)) return false;
-    data_ = reinterpret_cast<const unsigned char*>(own_.data());
+    // Grown as bytes arrive (at most twice what is here, plus 4 KiB), never
+    // to a length the input only claims: a lying header costs nothing.
     while (size_ < need) {
+      if (own_.capacity() == size_) {
+        std::size_t grow = size_ < 4096 ? 4096 : size_;
+        if (grow > 1 << 20) grow = 1 << 20;
+        const std::size_t want = size_ + grow < need ? size_ + grow : need;
+        if (!own_.reserve(want > size_ + 64 ? want : size_ + 64)) return false;
+        data_ = reinterpret_cast<const unsigned char*>(own_.data());
+      }
       const std::size_t got = get_(ctx_, own_.data() + size_, own_.capacity() - size_);
       if (got == 0) {
         ended_ = true;
