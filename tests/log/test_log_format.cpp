@@ -211,7 +211,12 @@ void round_trip_all_outputs() {
       for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
       ASSERT_TRUE(w.close());
     }
-    EXPECT_EQ(os.str(), std::string(reinterpret_cast<const char*>(buf.data()), buf.size()));
+    // Native payloads of Trade copy its padding bytes (whatever the
+    // temporaries held), so only portable and compact logs are byte-equal.
+    constexpr bool deterministic = Opts.format != bs::wire_format::native;
+    if (deterministic)
+      EXPECT_EQ(os.str(), std::string(reinterpret_cast<const char*>(buf.data()), buf.size()));
+    EXPECT_EQ(os.str().size(), buf.size());
     std::istringstream is(os.str());
     bs::istream_reader in(is);
     bs::log_stream_reader<S> sr(in, {.max_block_bytes = 2U << 20});
@@ -231,7 +236,7 @@ void round_trip_all_outputs() {
       ASSERT_TRUE(w.close());
       ::close(fd);
     }
-    EXPECT_EQ(read_file(path), os.str());
+    if (deterministic) EXPECT_EQ(read_file(path), os.str());
     {
       bs::MappedFile file;
       ASSERT_TRUE(file.open(path.c_str(), bs::MappedFile::mode::create));
@@ -240,7 +245,8 @@ void round_trip_all_outputs() {
       ASSERT_TRUE(w.close());
       ASSERT_TRUE(file.close());
     }
-    EXPECT_EQ(read_file(path), os.str());
+    if (deterministic) EXPECT_EQ(read_file(path), os.str());
+    EXPECT_EQ(read_file(path).size(), os.str().size());
     {
       const int fd = ::open(path.c_str(), O_RDONLY);
       ASSERT_GE(fd, 0);

@@ -304,10 +304,16 @@ private:
   template <class F, std::size_t... I>
   BIN_SERIALIZER_INLINE bool dispatch(const log_record& rec, F& f, std::index_sequence<I...>) {
     bool ok = false;
-    ((rec.type == I ? (ok = decode(rec, std::get<I>(scratch_)) && (f(std::as_const(std::get<I>(scratch_))), true),
-                       true)
-                    : false) ||
-     ...);
+    // One comparison per type until the record's: decode into the reader's
+    // own value of that type, then hand it over.
+    const auto one = [&]<std::size_t K>() BIN_SERIALIZER_LAMBDA_INLINE {
+      if (rec.type != K) return false;
+      auto& value = std::get<K>(scratch_);
+      ok = decode(rec, value);
+      if (ok) f(std::as_const(value));
+      return true;
+    };
+    (void)(one.template operator()<I>() || ...);
     return ok;
   }
 
