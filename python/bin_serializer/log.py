@@ -573,6 +573,7 @@ class LogReader:
                 self._finish("error", a)
                 raise self._record_error(status, a, b, exc)
             # no valid block at pos
+            exc = _check_block(buf, pos, end, ntypes, max_body)[1]  # why (the C walk does not say)
             if _all_zero(buf, pos, end):
                 self._finish("clean", pos)
                 continue
