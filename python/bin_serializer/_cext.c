@@ -2145,7 +2145,7 @@ static PyObject* fetch_exception(void) {
 #endif
 }
 
-/* log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values)
+/* log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs)
  *   -> (status, pos, record_offset, type_index, exception)
  * Walks the blocks from pos while they are valid and out has fewer than
  * max_values items; the records of each valid block (its checksums and
@@ -2155,11 +2155,13 @@ static PyObject* fetch_exception(void) {
  * LOG_UNFINISHED / LOG_BAD: no valid block at pos; LOG_DECODE_FAILED: the
  * record at record_offset did not decode (exception: what it raised, or
  * None when it did not end at its payload's end); LOG_UNMATCHED: the record
- * at record_offset has a type decoders gives False. */
+ * at record_offset has a type decoders gives False. pairs: out gets
+ * (type_index, value) tuples instead of the values. */
 static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t nargs) {
   (void)mod;
-  if (nargs != 8 || !PyTuple_Check(args[5]) || !PyList_Check(args[6])) {
-    PyErr_SetString(PyExc_TypeError, "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values)");
+  if (nargs != 9 || !PyTuple_Check(args[5]) || !PyList_Check(args[6])) {
+    PyErr_SetString(PyExc_TypeError,
+                    "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs)");
     return NULL;
   }
   Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
@@ -2168,6 +2170,8 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
   Py_ssize_t max_body = PyLong_AsSsize_t(args[4]);
   Py_ssize_t max_values = PyLong_AsSsize_t(args[7]);
   if (PyErr_Occurred()) return NULL;
+  int pairs = PyObject_IsTrue(args[8]);
+  if (pairs < 0) return NULL;
   PyObject* decoders = args[5];
   PyObject* out = args[6];
   if (PyTuple_GET_SIZE(decoders) != ntypes || ntypes < 1) {
@@ -2232,6 +2236,14 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
         rec_at = at;
         rec_type = (Py_ssize_t)t;
         break;
+      }
+      if (pairs) {
+        PyObject* pair = Py_BuildValue("(nN)", (Py_ssize_t)t, v);
+        if (pair == NULL) {
+          failed = 1;
+          break;
+        }
+        v = pair;
       }
       int rc2 = PyList_Append(out, v);
       Py_DECREF(v);

@@ -354,7 +354,7 @@ class _Decoders:
 
 
 def _py_blocks(buf: Any, pos: int, end: int, ntypes: int, max_body: int, dec: _Decoders, out: list,
-               max_values: int) -> tuple:
+               max_values: int, pairs: bool) -> tuple:
     """The pure-Python block walk, with the result of the compiled one
     (``_cext.log_blocks``): (status, pos, a, b, exc). _VALID: pos is the
     first boundary not walked (out has the records up to it); _UNFINISHED /
@@ -381,7 +381,7 @@ def _py_blocks(buf: Any, pos: int, end: int, ntypes: int, max_body: int, dec: _D
                 return _DECODE_FAILED, pos, off, t, exc
             if p != pe - ps:
                 return _DECODE_FAILED, pos, off, t, None
-            out.append(value)
+            out.append((t, value) if pairs else value)
         pos = info
     return _VALID, pos, 0, 0, None
 
@@ -426,8 +426,8 @@ class LogReader:
     one cannot be read). only: the classes, type names (the description's,
     with or without its C++ namespace, or the class name) or type indices of
     the records to return; the others are skipped unread. max_block_bytes:
-    a block with a larger body is treated as corrupt (memory bound). customs:
-    passed to ``schema.load`` for types built from descriptions.
+    a block with a larger body is treated as corrupt (memory bound). customs,
+    raw_strings: passed to ``schema.load`` for types built from descriptions.
 
     After iteration: ``end`` ("clean", "torn", "corrupt"), ``end_offset``
     (where the log ended, the torn tail or the corruption starts),
@@ -435,7 +435,7 @@ class LogReader:
     """
 
     def __init__(self, source: Any, types: "Sequence[type] | None" = None, *, only: "Sequence[Any] | None" = None,
-                 max_block_bytes: int = 64 << 20, customs: "dict | None" = None) -> None:
+                 max_block_bytes: int = 64 << 20, customs: "dict | None" = None, raw_strings: bool = False) -> None:
         if max_block_bytes < 1:
             raise ValueError("max_block_bytes must be positive")
         self._buf, self._closer = _open_source(source)
@@ -447,6 +447,7 @@ class LogReader:
         self.format = self.header.format
         self.max_block_bytes = min(max_block_bytes, MAX_BODY)
         self._customs = dict(customs or {})
+        self._raw_strings = raw_strings
         self.end: "str | None" = None
         self.end_offset: "int | None" = None
         self.corruptions: "list[LogCorruptError]" = []
@@ -507,7 +508,7 @@ class LogReader:
             from . import schema
             from .message import message_id, schema_hash
             try:
-                cls = schema.load(t.description, self._customs)
+                cls = schema.load(t.description, self._customs, raw_strings=self._raw_strings)
                 desc_fmt = schema.parse(t.description)["format"]
             except DescriptionError as e:
                 raise DescriptionError(f"log type {index} ({t.name}): {e}") from None
@@ -533,24 +534,25 @@ class LogReader:
     def __iter__(self) -> Iterator[Any]:
         return self.records()
 
-    def records(self, on_corruption: str = "raise") -> Iterator[Any]:
+    def records(self, on_corruption: str = "raise", *, with_index: bool = False) -> Iterator[Any]:
         """The records from where the reader stands. on_corruption="raise":
         a corruption raises LogCorruptError (iterating again resumes at its
         resume_offset, or ends when there is none); "skip": it is appended
-        to ``corruptions`` and reading goes on at the next valid block."""
+        to ``corruptions`` and reading goes on at the next valid block.
+        with_index: (type index, record) pairs instead of the records."""
         if on_corruption not in ("raise", "skip"):
             raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
         if self._decoders is None or (self._decoders.c is not None) != _use_c():
             self._decoders = self._build_decoders()
         # the records come in lists (one per walk of up to 64 Ki records):
         # chain hands them out without a Python frame per record
-        return itertools.chain.from_iterable(self._batches(on_corruption == "skip"))
+        return itertools.chain.from_iterable(self._batches(on_corruption == "skip", with_index))
 
     def resume(self) -> Iterator[Any]:
         """After a LogCorruptError: the records from the next valid block on."""
         return self.records()
 
-    def _batches(self, skip: bool) -> "Iterator[list]":
+    def _batches(self, skip: bool, pairs: bool) -> "Iterator[list]":
         buf = self._buf
         end = len(buf)
         ntypes = len(self.header.types)
@@ -562,9 +564,9 @@ class LogReader:
             pos = self._pos
             out: list = []
             if cwalk is not None:
-                status, pos, a, b, exc = cwalk(buf, pos, end, ntypes, max_body, dec.c, out, _BATCH)
+                status, pos, a, b, exc = cwalk(buf, pos, end, ntypes, max_body, dec.c, out, _BATCH, pairs)
             else:
-                status, pos, a, b, exc = _py_blocks(buf, pos, end, ntypes, max_body, dec, out, _BATCH)
+                status, pos, a, b, exc = _py_blocks(buf, pos, end, ntypes, max_body, dec, out, _BATCH, pairs)
             self._pos = pos
             if out:
                 yield out
