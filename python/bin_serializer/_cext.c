@@ -2114,9 +2114,10 @@ static int log_check_block(const uint8_t* b, Py_ssize_t x, Py_ssize_t end, uint6
   if (memcmp(h, "BSLB", 4) != 0) return (h[0] | h[1] | h[2] | h[3]) == 0 ? LOG_UNFINISHED : LOG_BAD;
   if (crc32c(0, h, 12) != ld_u32(h + 12)) return LOG_BAD;
   uint32_t blen = ld_u32(h + 4);
-  if (blen < 1 || blen > (1u << 28) || (Py_ssize_t)blen > max_body) return LOG_BAD;
+  if (blen < 1 || blen > (1u << 28)) return LOG_BAD;
   Py_ssize_t start = x + 16;
   if ((Py_ssize_t)blen > end - start) return LOG_UNFINISHED;
+  if ((Py_ssize_t)blen > max_body) return LOG_BAD;
   Py_ssize_t stop = start + (Py_ssize_t)blen;
   if (crc32c(0, b + start, blen) != ld_u32(h + 8)) return LOG_BAD;
   Py_ssize_t pos = start;

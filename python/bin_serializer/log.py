@@ -288,11 +288,11 @@ def _check_block(buf: Any, x: int, end: int, ntypes: int, max_body: int,
         return _BAD, "head_crc mismatch"
     if not 1 <= blen <= MAX_BODY:
         return _BAD, f"body_length {blen} outside 1 .. 2^28"
-    if blen > max_body:
-        return _BAD, f"body_length {blen} over max_block_bytes={max_body}"
     start = x + BLOCK_HEAD
     if blen > end - start:
         return _UNFINISHED, "the body runs past the end of the input"
+    if blen > max_body:
+        return _BAD, f"body_length {blen} over max_block_bytes={max_body}"
     stop = start + blen
     if crc32c(buf[start:stop]) != body_crc:
         return _BAD, "body_crc mismatch"
