@@ -347,10 +347,7 @@ class _Decoders:
 
     def __init__(self, codecs: list) -> None:
         self.codecs = codecs
-        if _use_c():
-            self.c = tuple(c.program if c else c for c in codecs)
-        else:
-            self.c = None
+        self.c: "tuple | None" = tuple(c.program if c else c for c in codecs) if _use_c() else None
 
 
 def _py_blocks(buf: Any, pos: int, end: int, ntypes: int, max_body: int, dec: _Decoders, out: list,
@@ -621,6 +618,7 @@ class LogReader:
             return LogRecordError(ErrorKind.UNKNOWN_TYPE, off, name,
                                   f"record of type index {t} ({name}) at offset {off}: {why} (pass only= to "
                                   f"skip the types you do not read)", type_index=t)
+        assert self._decoders is not None
         codec = self._decoders.codecs[t]
         payload = buf[ps:pe]
         if not isinstance(payload, bytes):

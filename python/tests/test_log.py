@@ -645,3 +645,33 @@ def test_market_example_write_then_read(tmp_path, capsys):
     assert market_log.record(39).text == "resume"
     assert market_log.record(7) == market_log.Quote(1_700_000_000_000_007_000, 99_993, 100_008, 92, 120)
     assert [t.name for t in r.header.types] == ["Trade", "Quote", "Status"]
+
+
+# ---------------------------------------------------------------------------
+# user code run by decoding
+
+
+@dataclass
+class Checked:
+    n: u32
+    calls = 0
+    armed = False
+
+    def __post_init__(self) -> None:
+        type(self).calls += 1
+        if self.n == 13 and type(self).armed:
+            raise ValueError("unlucky")
+
+
+def test_post_init_runs_once_per_record_and_its_error_propagates():
+    values = [Checked(i) for i in (1, 2, 13, 4)]
+    data = log_bytes(values, [Checked])
+    Checked.calls = 0
+    Checked.armed = True
+    r = LogReader(data, [Checked])
+    got = []
+    with pytest.raises(ValueError, match="unlucky"):
+        for v in r:
+            got.append(v)
+    Checked.armed = False
+    assert [v.n for v in got] == [1, 2] and Checked.calls == 3  # each record's __post_init__ ran once
