@@ -717,3 +717,22 @@ def test_backends_agree_on_randomly_damaged_logs():
             assert slow == fast, round_
     finally:
         bin_serializer.set_backend(previous)
+
+
+# ---------------------------------------------------------------------------
+# vectors for the C++ writer to match (log_vectors/README.md)
+
+VECTORS = Path(__file__).resolve().parent / "log_vectors"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_log_vectors(fmt):
+    import market_log
+    recs = [market_log.record(i) for i in range(1000)]
+    path = VECTORS / f"market_1000.{fmt}.bslog"
+    data = log_bytes(recs, market_log.TYPES, format=fmt, descriptions=False)
+    assert data == path.read_bytes()
+    r = LogReader(path, market_log.TYPES)
+    assert list(r) == recs and r.end == "clean"
+    tick = log_bytes([SpecTick(1, 2.5), SpecTick(300, -1.0)], [SpecTick], descriptions=False)
+    assert tick == (VECTORS / "tick_example.compact.bslog").read_bytes()
