@@ -366,6 +366,10 @@ def _cat(args: argparse.Namespace) -> int:
                 seen += 1
             sys.stdout.flush()
             if reader.corruptions:
+                first = reader.corruptions[0]
+                print(f"bin_serializer cat: {name}: corrupt: {len(reader.corruptions)} corrupt "
+                      f"region{'s' if len(reader.corruptions) > 1 else ''}, the first at offset {first.offset}; "
+                      f"the log ends {reader.end} at offset {reader.end_offset}", file=sys.stderr)
                 status = 1
             elif reader.end == "torn":
                 print(f"bin_serializer cat: {name}: torn tail at offset {reader.end_offset} (a writer died inside "
