@@ -426,8 +426,9 @@ class LogReader:
     a block with a larger body is treated as corrupt (memory bound). customs,
     raw_strings: passed to ``schema.load`` for types built from descriptions.
 
-    After iteration: ``end`` ("clean", "torn", "corrupt"), ``end_offset``
-    (where the log ended, the torn tail or the corruption starts),
+    After iteration: ``end`` ("clean", "torn", "corrupt"; "error" after a
+    LogRecordError, which ends the reading), ``end_offset`` (where the log
+    ended, the torn tail or the corruption starts, or the record's offset),
     ``corruptions`` (every LogCorruptError met), ``header`` (a LogHeader).
     """
 
@@ -541,7 +542,7 @@ class LogReader:
             raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
         if self._decoders is None or (self._decoders.c is not None) != _use_c():
             self._decoders = self._build_decoders()
-        # the records come in lists (one per walk of up to 64 Ki records):
+        # the records come in lists (one per walk of up to _BATCH records):
         # chain hands them out without a Python frame per record
         return itertools.chain.from_iterable(self._batches(on_corruption == "skip", with_index))
 

@@ -447,6 +447,7 @@ def test_unknown_type_is_an_error_only_skips():
     assert "Person" in str(err) and "type index 1" in str(err)
     rec_at = blocks_of(data)[0][0] + 16 + 2 + len(encode(make_tick(1), "compact"))
     assert err.offset == rec_at and f"offset {rec_at}" in str(err)
+    assert (r.end, r.end_offset) == ("error", rec_at)
     assert list(LogReader(data, [Tick], only=[Tick])) == [make_tick(1), make_tick(2)]
     assert list(LogReader(data, [Tick, Person], only=["Person"])) == [make_person()]
     assert [encode(v) for v in LogReader(data, only=[0])] == [encode(make_tick(1)), encode(make_tick(2))]
