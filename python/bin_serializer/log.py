@@ -328,9 +328,16 @@ def _all_zero(buf: Any, x: int, end: int) -> bool:
 def _next_valid(buf: Any, x: int, end: int, ntypes: int, max_body: int) -> "int | None":
     """The first offset after x where a valid block starts (rule 4)."""
     find = buf.find if hasattr(buf, "find") else None
-    if find is None:  # a memoryview: search its bytes (the rare path of a damaged log)
-        data = bytes(buf)
-        find = data.find
+    if find is None:  # a memoryview: search it a window at a time (no copy of the whole log)
+        def find(sub: bytes, start: int, stop: int) -> int:
+            step = 1 << 20
+            while start < stop:
+                window = bytes(buf[start:min(stop, start + step + len(sub) - 1)])
+                i = window.find(sub)
+                if i >= 0:
+                    return start + i
+                start += step
+            return -1
     at = x + 1
     while True:
         at = find(BLOCK_MAGIC, at, end)
