@@ -743,3 +743,34 @@ def test_log_vectors(fmt):
     assert list(r) == recs and r.end == "clean"
     tick = log_bytes([SpecTick(1, 2.5), SpecTick(300, -1.0)], [SpecTick], descriptions=False)
     assert tick == (VECTORS / "tick_example.compact.bslog").read_bytes()
+
+
+@dataclass
+class Switcher:
+    """A __post_init__ that switches the codec (dropping every cached codec) in the middle of a read."""
+    a: u32
+    b: str
+    calls = 0
+    armed = False
+
+    def __post_init__(self) -> None:
+        type(self).calls += 1
+        if type(self).armed:
+            bin_serializer.set_backend("python")
+            import gc
+            gc.collect()  # the dropped codecs are in reference cycles
+
+
+def test_codec_switched_by_user_code_during_a_read(backend):
+    values = [Switcher(i, str(i)) for i in range(50)]
+    data = log_bytes(values, [Switcher], block_bytes=64)
+    for _ in range(3):
+        bin_serializer.set_backend(backend)
+        Switcher.calls = 0
+        Switcher.armed = True
+        try:
+            r = LogReader(data, [Switcher])
+            got = list(r)
+        finally:
+            Switcher.armed = False
+        assert got == values and r.end == "clean" and Switcher.calls == 50
