@@ -2081,7 +2081,7 @@ static PyObject* mod_crc_hw(PyObject* mod, PyObject* unused) {
   return PyBool_FromLong(CrcHw);
 }
 
-enum { LOG_VALID = 0, LOG_UNFINISHED = 1, LOG_BAD = 2, LOG_DECODE_FAILED = 3, LOG_UNMATCHED = 4 };
+enum { LOG_VALID = 0, LOG_UNFINISHED = 1, LOG_BAD = 2, LOG_DECODE_FAILED = 3, LOG_UNMATCHED = 4, LOG_BAD_RECORD = 5 };
 
 static inline uint32_t ld_u32(const uint8_t* p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -2105,10 +2105,10 @@ static inline int log_varint(const uint8_t* b, Py_ssize_t pos, Py_ssize_t stop, 
   return -1;
 }
 
-/* Whether a valid block starts at x (log.py _check_block): LOG_VALID with
- * *next after it, or LOG_UNFINISHED / LOG_BAD. */
-static int log_check_block(const uint8_t* b, Py_ssize_t x, Py_ssize_t end, uint64_t ntypes, Py_ssize_t max_body,
-                           Py_ssize_t* next) {
+/* The checks of the block at x before its records (log.py _check_head):
+ * LOG_VALID with *next the end of its body, or LOG_UNFINISHED / LOG_BAD. */
+static int log_check_head(const uint8_t* b, Py_ssize_t x, Py_ssize_t end, Py_ssize_t max_body,
+                          Py_ssize_t* next) {
   if (end - x < 16) return LOG_UNFINISHED;
   const uint8_t* h = b + x;
   if (memcmp(h, "BSLB", 4) != 0) return (h[0] | h[1] | h[2] | h[3]) == 0 ? LOG_UNFINISHED : LOG_BAD;
@@ -2118,17 +2118,8 @@ static int log_check_block(const uint8_t* b, Py_ssize_t x, Py_ssize_t end, uint6
   Py_ssize_t start = x + 16;
   if ((Py_ssize_t)blen > end - start) return LOG_UNFINISHED;
   if ((Py_ssize_t)blen > max_body) return LOG_BAD;
-  Py_ssize_t stop = start + (Py_ssize_t)blen;
   if (crc32c(0, b + start, blen) != ld_u32(h + 8)) return LOG_BAD;
-  Py_ssize_t pos = start;
-  while (pos < stop) {
-    uint64_t t, len;
-    Py_ssize_t p;
-    if (log_varint(b, pos, stop, 2, &t, &p) < 0 || t >= ntypes) return LOG_BAD;
-    if (log_varint(b, p, stop, 4, &len, &p) < 0 || len > (uint64_t)(stop - p)) return LOG_BAD;
-    pos = p + (Py_ssize_t)len;
-  }
-  *next = stop;
+  *next = start + (Py_ssize_t)blen;
   return LOG_VALID;
 }
 
@@ -2153,7 +2144,9 @@ static PyObject* fetch_exception(void) {
  * framing checked first) are decoded and appended to out: decoders[t] is the
  * Program of type t, None to skip its records, False for a type no class
  * matches. Status LOG_VALID: pos is the first boundary not walked;
- * LOG_UNFINISHED / LOG_BAD: no valid block at pos; LOG_DECODE_FAILED: the
+ * LOG_UNFINISHED / LOG_BAD: no valid block at pos; LOG_BAD_RECORD: the block
+ * at pos passed its checks, its record at record_offset is not well formed
+ * (the records before it are in out); LOG_DECODE_FAILED: the
  * record at record_offset did not decode (exception: what it raised, or
  * None when it did not end at its payload's end); LOG_UNMATCHED: the record
  * at record_offset has a type decoders gives False. pairs: out gets
@@ -2202,15 +2195,21 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
   int gc = gc_pause();
   while (pos < end && PyList_GET_SIZE(out) < max_values) {
     Py_ssize_t next = 0;
-    status = log_check_block(b, pos, end, (uint64_t)ntypes, max_body, &next);
+    status = log_check_head(b, pos, end, max_body, &next);
     if (status != LOG_VALID) break;
     Py_ssize_t r = pos + 16;
     while (r < next) {
       uint64_t t = 0, len = 0;
       Py_ssize_t p = r;
       Py_ssize_t at = r;
-      (void)log_varint(b, r, next, 2, &t, &p); /* checked by log_check_block */
-      (void)log_varint(b, p, next, 4, &len, &p);
+      /* each record's framing is checked as it is read: a bad one (a faulty
+       * writer, the CRCs passed) is corruption at that record */
+      if (log_varint(b, r, next, 2, &t, &p) < 0 || t >= (uint64_t)ntypes ||
+          log_varint(b, p, next, 4, &len, &p) < 0 || len > (uint64_t)(next - p)) {
+        status = LOG_BAD_RECORD;
+        rec_at = at;
+        break;
+      }
       r = p + (Py_ssize_t)len;
       PyObject* d = PyTuple_GET_ITEM(decoders, (Py_ssize_t)t);
       if (d == Py_None) continue;

@@ -27,7 +27,9 @@ set of types, in blocks checked by CRC32C.
 How a log ends (``reader.end``): ``"clean"`` (no byte left, or only zeros),
 ``"torn"`` (a writer died inside the last block: iteration just stops; a
 writer reopening the log with ``append=True`` cuts it there) or
-``"corrupt"``: a block boundary where the bytes are no valid block.
+``"corrupt"``: a block boundary where the bytes are no valid block, or a
+record that is not well formed inside a block whose CRCs passed (corruption
+at that record; the records before it are returned).
 Iterating a reader raises ``LogCorruptError`` there (``offset``,
 ``resume_offset``: the next valid block or None); ``reader.records(
 on_corruption="skip")`` instead goes on at the next valid block (the errors
@@ -268,15 +270,13 @@ def build_header(fmt: str, entries: "Sequence[tuple[int, int, bytes]]") -> bytes
 # ---------------------------------------------------------------------------
 # blocks
 
-_VALID, _UNFINISHED, _BAD, _DECODE_FAILED, _UNMATCHED = range(5)
+_VALID, _UNFINISHED, _BAD, _DECODE_FAILED, _UNMATCHED, _BAD_RECORD = range(6)
 
 
-def _check_block(buf: Any, x: int, end: int, ntypes: int, max_body: int,
-                 records: "list | None" = None) -> "tuple[int, Any]":
-    """Whether a valid block starts at x: (_VALID, next boundary), with its
-    records appended to `records` as (offset, type index, payload start,
-    payload end); (_UNFINISHED, reason) for a block the input cuts short
-    (rule 5: < 16 bytes, a zero magic, a body past the end); (_BAD, reason)."""
+def _check_head(buf: Any, x: int, end: int, max_body: int) -> "tuple[int, Any]":
+    """The checks of the block at x before its records: (_VALID, end of its
+    body); (_UNFINISHED, reason) for a block the input cuts short (rule 5:
+    < 16 bytes, a zero magic, a body past the end); (_BAD, reason)."""
     if end - x < BLOCK_HEAD:
         return _UNFINISHED, "fewer than 16 bytes"
     magic, blen, body_crc, head_crc = _BLOCK.unpack_from(buf, x)
@@ -296,22 +296,36 @@ def _check_block(buf: Any, x: int, end: int, ntypes: int, max_body: int,
     stop = start + blen
     if crc32c(buf[start:stop]) != body_crc:
         return _BAD, "body_crc mismatch"
-    pos = start
-    out = []
-    while pos < stop:
-        r = _read_varint(buf, pos, stop, 2)
-        if r is None or r[0] >= ntypes:
-            return _BAD, f"record at {pos}: type_index is no shortest-form varint below type_count"
-        t, p = r
-        r = _read_varint(buf, p, stop, 4)
-        if r is None or r[0] > stop - r[1]:
-            return _BAD, f"record at {pos}: payload_length is no shortest-form varint or runs past the body"
-        length, p = r
-        out.append((pos, t, p, p + length))
-        pos = p + length
-    if records is not None:
-        records.extend(out)
     return _VALID, stop
+
+
+def _next_record(buf: Any, pos: int, stop: int, ntypes: int) -> "tuple[int, int, int] | str":
+    """(type index, payload start, payload end) of the record at pos of a
+    body ending at stop, or why it is not well formed."""
+    r = _read_varint(buf, pos, stop, 2)
+    if r is None or r[0] >= ntypes:
+        return f"record at {pos}: type_index is no shortest-form varint of at most 2 bytes below type_count"
+    t, p = r
+    r = _read_varint(buf, p, stop, 4)
+    if r is None or r[0] > stop - r[1]:
+        return (f"record at {pos}: payload_length is no shortest-form varint of at most 4 bytes, or runs "
+                f"past the block's end")
+    return t, r[1], r[1] + r[0]
+
+
+def _check_block(buf: Any, x: int, end: int, ntypes: int, max_body: int) -> "tuple[int, Any]":
+    """Whether a valid block whose records tile its body starts at x (what
+    rule 4 looks for): (_VALID, next boundary), else (status, reason)."""
+    status, info = _check_head(buf, x, end, max_body)
+    if status != _VALID:
+        return status, info
+    pos = x + BLOCK_HEAD
+    while pos < info:
+        rec = _next_record(buf, pos, info, ntypes)
+        if isinstance(rec, str):
+            return _BAD, rec
+        pos = rec[2]
+    return _VALID, info
 
 
 def _all_zero(buf: Any, x: int, end: int) -> bool:
@@ -362,19 +376,25 @@ def _py_blocks(buf: Any, pos: int, end: int, ntypes: int, max_body: int, dec: _D
     """The pure-Python block walk, with the result of the compiled one
     (``_cext.log_blocks``): (status, pos, a, b, exc). _VALID: pos is the
     first boundary not walked (out has the records up to it); _UNFINISHED /
-    _BAD: no valid block at pos; _DECODE_FAILED: the record at a (type b)
+    _BAD: no valid block at pos; _BAD_RECORD: the block at pos passed its
+    checks but its record at a is not well formed (exc: why); _DECODE_FAILED: the record at a (type b)
     did not decode, exc what the decoder raised (None: it did not end at
     the payload's end); _UNMATCHED: the record at a has type b, which no
     class matches. Records before the failing one are in out."""
     codecs = dec.codecs
     while pos < end and len(out) < max_values:
-        records: list = []
-        status, info = _check_block(buf, pos, end, ntypes, max_body, records)
+        status, stop = _check_head(buf, pos, end, max_body)
         if status != _VALID:
-            return status, pos, 0, 0, info
-        for off, t, ps, pe in records:
+            return status, pos, 0, 0, stop
+        off = pos + BLOCK_HEAD
+        while off < stop:
+            rec = _next_record(buf, off, stop, ntypes)
+            if isinstance(rec, str):
+                return _BAD_RECORD, pos, off, 0, rec
+            t, ps, pe = rec
             codec = codecs[t]
             if codec is None:
+                off = pe
                 continue
             if codec is False:
                 return _UNMATCHED, pos, off, t, None
@@ -386,7 +406,8 @@ def _py_blocks(buf: Any, pos: int, end: int, ntypes: int, max_body: int, dec: _D
             if p != pe - ps:
                 return _DECODE_FAILED, pos, off, t, None
             out.append((t, value) if pairs else value)
-        pos = info
+            off = pe
+        pos = stop
     return _VALID, pos, 0, 0, None
 
 
@@ -457,6 +478,7 @@ class LogReader:
         self.end_offset: "int | None" = None
         self.corruptions: "list[LogCorruptError]" = []
         self._pos = self.header.data_offset
+        self._boundary = self._pos  # the block boundary where reading last stopped (append cuts there)
         self._done = False
         self._classes: "list[Any]" = [None] * len(self.header.types)
         self._given = types is not None
@@ -583,20 +605,33 @@ class LogReader:
                 # the rest of that block is not returned: the reader stops there
                 self._finish("error", a)
                 raise self._record_error(status, a, b, exc)
-            # no valid block at pos
-            exc = _check_block(buf, pos, end, ntypes, max_body)[1]  # why (the C walk does not say)
-            if _all_zero(buf, pos, end):
-                self._finish("clean", pos)
-                continue
-            nxt = _next_valid(buf, pos, end, ntypes, max_body)
-            if nxt is None and status == _UNFINISHED:
-                self._finish("torn", pos)
-                continue
-            err = LogCorruptError(ErrorKind.CORRUPT_BLOCK, pos, "log", f"no valid block at offset {pos} ({exc})"
+            self._boundary = pos
+            if status == _BAD_RECORD:
+                # the block passed its checks but a record in it is not well
+                # formed (a faulty writer): corruption at that record
+                if exc is None:  # the C walk does not say why
+                    rec = _next_record(buf, a, _check_head(buf, pos, end, max_body)[1], ntypes)
+                    exc = rec if isinstance(rec, str) else "malformed record"
+                at = a
+                nxt = _next_valid(buf, a, end, ntypes, max_body)
+                what = f"block at {pos}: {exc}"
+            else:
+                # no valid block at pos
+                exc = _check_block(buf, pos, end, ntypes, max_body)[1]  # why (the C walk does not say)
+                if _all_zero(buf, pos, end):
+                    self._finish("clean", pos)
+                    continue
+                nxt = _next_valid(buf, pos, end, ntypes, max_body)
+                if nxt is None and status == _UNFINISHED:
+                    self._finish("torn", pos)
+                    continue
+                at = pos
+                what = f"no valid block at offset {pos} ({exc})"
+            err = LogCorruptError(ErrorKind.CORRUPT_BLOCK, at, "log", what
                                   + (f"; the next valid block is at {nxt}" if nxt is not None else
                                      "; nothing valid follows"), resume_offset=nxt)
             self.corruptions.append(err)
-            self.end, self.end_offset = "corrupt", pos
+            self.end, self.end_offset = "corrupt", at
             if nxt is None:
                 self._done = True
             else:
@@ -608,6 +643,7 @@ class LogReader:
 
     def _finish(self, how: str, at: int) -> None:
         self.end, self.end_offset = how, at
+        self._boundary = at if how != "error" else self._boundary
         self._done = True
 
     def _record_error(self, status: int, off: int, t: int, exc: Any) -> LogRecordError:
@@ -760,7 +796,7 @@ class LogWriter:
             pass
         if reader.corruptions and not recover:
             raise reader.corruptions[0]
-        cut = reader.end_offset if reader.end_offset is not None else len(data)
+        cut = reader._boundary if reader.end is not None else len(data)
         f2 = open(path, "r+b", buffering=0)
         f2.truncate(cut)
         f2.seek(cut)

@@ -494,18 +494,40 @@ def test_payload_that_does_not_decode_is_a_record_error():
         assert isinstance(err.payload_error, DecodeError)
 
 
-def test_record_framing_errors_are_corruption():
+def _block(body: bytes) -> bytes:
+    bhead = b"BSLB" + u32le(len(body)) + u32le(crc32c_py(body))
+    return bhead + u32le(crc32c_py(bhead)) + body
+
+
+def test_record_framing_errors_are_corruption_at_the_record():
     fp = schema_hash(Tick, "compact")
     p = encode(make_tick(1), "compact")
-    for body in ([b"\x01" + bytes([len(p)]) + p],  # type_index 1 of 1 type
-                 [b"\x80\x00" + bytes([len(p)]) + p],  # not the shortest form
-                 [b"\x00" + bytes([len(p) + 1]) + p],  # payload past the body
-                 [b"\x00\x80\x80\x80\x80\x01" + p]):  # payload_length of 5 bytes
-        data = _raw_log([(fp, 0)], body)
+    good = b"\x00" + bytes([len(p)]) + p
+    for bad in (b"\x01" + bytes([len(p)]) + p,  # type_index 1 of 1 type
+                b"\x80\x00" + bytes([len(p)]) + p,  # not the shortest form
+                b"\x00" + bytes([len(p) + 1]) + p,  # payload past the body
+                b"\x00\x80\x80\x80\x80\x01" + p):  # payload_length of 5 bytes
+        data = _raw_log([(fp, 0)], [good, bad])  # one block: a good record, then a bad one
+        rec_at = len(data) - len(bad)
         r = LogReader(data, [Tick])
-        with pytest.raises(LogCorruptError):
-            list(r)
-        assert r.end == "corrupt"
+        got = []
+        with pytest.raises(LogCorruptError) as ei:
+            for v in r:
+                got.append(v)
+        # the records before it were returned (the block's CRCs passed); corruption at the record
+        assert got == [make_tick(1)]
+        assert ei.value.offset == rec_at and ei.value.resume_offset is None
+        assert (r.end, r.end_offset) == ("corrupt", rec_at)
+        # a valid block after it: resumed there
+        tail = _block(good)
+        r = LogReader(data + tail, [Tick])
+        assert list(r.records(on_corruption="skip")) == [make_tick(1), make_tick(1)]
+        assert [(c.offset, c.resume_offset) for c in r.corruptions] == [(rec_at, len(data))]
+        assert r.end == "clean"
+        # a block whose records do not tile its body is no place to resume at (rule 4)
+        r = LogReader(data + _block(good + bad), [Tick])
+        assert list(r.records(on_corruption="skip")) == [make_tick(1)]
+        assert [(c.offset, c.resume_offset) for c in r.corruptions] == [(rec_at, None)] and r.end == "corrupt"
 
 
 def _header(table: bytes, *, magic=b"BSLG", version=1, fmt=2, flags=0, table_length=None, crc=None) -> bytes:
@@ -774,3 +796,20 @@ def test_codec_switched_by_user_code_during_a_read(backend):
         finally:
             Switcher.armed = False
         assert got == values and r.end == "clean" and Switcher.calls == 50
+
+
+def test_append_recover_cuts_a_block_with_a_bad_record_at_its_start(tmp_path):
+    fp = schema_hash(Tick, "compact")
+    p = encode(make_tick(1), "compact")
+    good = b"\x00" + bytes([len(p)]) + p
+    first = _raw_log([(fp, 0)], [good])
+    data = first + _block(good + b"\x05" + bytes([len(p)]) + p)  # type index 5 of 1
+    path = tmp_path / "r.bslog"
+    path.write_bytes(data)
+    with pytest.raises(LogCorruptError):
+        LogWriter(path, [Tick], append=True, descriptions=False)
+    with LogWriter(path, [Tick], append=True, recover=True, descriptions=False) as w:
+        w.write(make_tick(2))
+    r = LogReader(path, [Tick])
+    assert list(r) == [make_tick(1), make_tick(2)] and r.end == "clean"
+    assert path.read_bytes()[:len(first)] == first
