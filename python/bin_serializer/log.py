@@ -711,8 +711,8 @@ class LogWriter:
     continued) or a binary file object. types: the classes of the records,
     their position is the type index. format: "compact" (default),
     "portable" or "native". block_bytes: a block is sealed as soon as its
-    body reaches that many bytes; a record larger than that gets a block of
-    its own. flush: "block" (write each sealed block), "record" (seal and
+    body reaches that many bytes after a record (as the C++ log_writer does:
+    a large record goes into the open block, which it then seals). flush: "block" (write each sealed block), "record" (seal and
     flush after every record) or "manual" (only flush() / close() write).
     descriptions: embed each type's description (bin_serializer.schema
     format). append: continue an existing log at `target` (a path): its
@@ -815,7 +815,7 @@ class LogWriter:
         n = len(rec) + len(payload)
         if n > MAX_BODY:
             raise SchemaError(f"a record of {n} bytes does not fit a block (at most 2^28)")
-        if self._body and (n > self.block_bytes or len(self._body) + n > MAX_BODY):
+        if self._body and len(self._body) + n > MAX_BODY:
             self._seal()
         body = self._body
         body += rec
