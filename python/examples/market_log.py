@@ -94,8 +94,9 @@ def main(argv: "list[str] | None" = None) -> int:
         size = os.path.getsize(args.path)
         for cls in TYPES:
             print(f"{cls.__name__:6} {counts[cls.__name__]:>10}")
-        print(f"{'total':6} {n:>10}  {size} bytes, {size / max(n, 1):.2f} bytes per record "
-              f"(header {reader.header.data_offset} bytes)")
+        header = reader.header.data_offset
+        print(f"{'total':6} {n:>10}  {size} bytes, header {header} bytes, "
+              f"{(size - header) / max(n, 1):.2f} bytes per record (blocks, after the header)")
         print(f"end: {reader.end} at offset {reader.end_offset}")
         if mismatch is not None:
             print(f"record {mismatch} is not record({mismatch}) of the mix", file=sys.stderr)
