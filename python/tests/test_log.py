@@ -814,3 +814,27 @@ def test_append_recover_cuts_a_block_with_a_bad_record_at_its_start(tmp_path):
     r = LogReader(path, [Tick])
     assert list(r) == [make_tick(1), make_tick(2)] and r.end == "clean"
     assert path.read_bytes()[:len(first)] == first
+
+
+# ---------------------------------------------------------------------------
+# C++ -> Python: examples/market_log.cpp (BIN_SERIALIZER_MARKET_LOG_EXE, set by scripts/test.sh)
+
+
+def test_cpp_market_log_reads_and_matches_the_python_writer(tmp_path, backend):
+    exe = os.environ.get("BIN_SERIALIZER_MARKET_LOG_EXE", "")
+    if not exe:
+        pytest.skip("BIN_SERIALIZER_MARKET_LOG_EXE not set (path of example_market_log)")
+    import subprocess
+
+    import market_log
+    path = tmp_path / "cpp.bsl"
+    n = 5000
+    subprocess.run([exe, str(path), str(n)], check=True, capture_output=True, timeout=120)
+    r = LogReader(path, market_log.TYPES)
+    assert list(r) == [market_log.record(i) for i in range(n)] and r.end == "clean"
+    assert [t.name for t in r.header.types][-1].endswith("Status")
+    assert [type(v).__name__ for v in LogReader(path)][:8] == ["Trade"] * 7 + ["Quote"]  # from its descriptions
+    # the blocks (everything after the header, which holds each side's descriptions) are the same bytes
+    mine = log_bytes([market_log.record(i) for i in range(n)], market_log.TYPES)
+    theirs = path.read_bytes()
+    assert theirs[r.header.data_offset:] == mine[LogReader(mine).header.data_offset:]
