@@ -129,6 +129,13 @@ run_python_stage() {
     echo "python: could not build example_python_interop and example_evolution in build/gcc;" \
       "the C++ -> Python interop tests are skipped"
   fi
+  # Record logs: the C++ market log example writes a log the Python package reads.
+  if [[ -f "$ROOT/build/gcc/CMakeCache.txt" ]] &&
+    cmake --build "$ROOT/build/gcc" --target example_market_log --parallel "$jobs" >/dev/null 2>&1; then
+    export BIN_SERIALIZER_MARKET_LOG_EXE="$ROOT/build/gcc/examples/example_market_log"
+  else
+    echo "python: could not build example_market_log in build/gcc; the C++ record log interop test is skipped"
+  fi
   # The package is built as a wheel (compiling its C extension, which the
   # tests then require) and installed from it; the suite runs every test
   # against both codecs (compiled and pure Python). The build must leave

@@ -24,8 +24,11 @@ length/count prefixes (zigzag for signed integers).
 from . import types
 from .api import (Codec, backend, compile_codec, decode, decode_from, encode, iter_decode, records_dtype,
                   set_backend)
-from .errors import BinSerializerError, DecodeError, DescriptionError, EncodeError, ErrorKind, SchemaError
+from .errors import (BinSerializerError, DecodeError, DescriptionError, EncodeError, ErrorKind, LogCorruptError,
+                     LogHeaderError, LogRecordError, SchemaError)
 from .types import RETIRED, Retire, Retired, UnknownFields, Variant, clear_unknown_fields, retired, unknown_fields
+
+from . import log  # noqa: E402 - record logs (bin_serializer.log)
 
 __version__ = "0.1.0"
 
@@ -35,4 +38,5 @@ __all__ = [
     "DecodeError", "EncodeError", "SchemaError", "DescriptionError", "BinSerializerError", "ErrorKind",
     "Variant", "types", "__version__",
     "Retired", "Retire", "RETIRED", "retired", "UnknownFields", "unknown_fields", "clear_unknown_fields",
+    "log", "LogCorruptError", "LogHeaderError", "LogRecordError",
 ]

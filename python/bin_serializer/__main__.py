@@ -3,6 +3,7 @@
     python -m bin_serializer generate DESCRIPTION.json [-o module.py] [--custom 'ns::T=module:attr'] [--raw-strings]
     python -m bin_serializer check OLD.json NEW.json
     python -m bin_serializer dump --schema DESCRIPTION.json FILE... [--framed] [--custom ...] [--raw-strings]
+    python -m bin_serializer cat LOG [--type NAME_OR_INDEX ...] [--custom ...] [--raw-strings]
 
 ``generate`` writes the typed Python module of a C++ type description
 (``bin_serializer::schema_json<T, Opts>()``, docs/schema.md): its dataclasses,
@@ -27,6 +28,18 @@ bytes are bad it prints ``{"file", "offset", "error": kind, "detail", "path"}``
 (the absolute offset of the bad byte) and exits 1 (a plain file stops there,
 a framed file goes on with the next frame while its framing holds); 2 when
 the description or a file cannot be read.
+
+``cat`` prints every record of a record log (``bin_serializer.log``,
+docs/wire-format.md section 13; ``-``: standard input) as one JSON object
+per line, ``{"type": index, "name": name, "value": value}`` (values as for
+``dump``), reading the records with the types built from the descriptions the
+log embeds (no user code is imported). ``--type`` (repeatable: a type index,
+or a type name with or without its C++ namespace) prints only those types.
+At a corruption it writes ``corrupt log at offset N ...`` to standard error
+and goes on at the next valid block. Exit status: 0 the log ends cleanly, 1
+corruption (or a record that cannot be read: an error line, then it stops),
+2 usage or a bad header, 3 a torn tail (``torn tail at offset N`` on
+standard error: a writer died inside its last block).
 """
 
 from __future__ import annotations
@@ -279,6 +292,103 @@ def _dump(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def _customs(values: "list[str]", prog: str) -> "dict[str, Any] | None":
+    customs: "dict[str, Any]" = {}
+    for c in values:
+        cname, sep, target = c.rpartition("=")
+        mod, sep2, attr = target.partition(":")
+        if not sep or not cname or not sep2:
+            print(f"bin_serializer {prog}: --custom takes 'C++ name=module:attribute', not {c!r}", file=sys.stderr)
+            return None
+        try:
+            import importlib
+            customs[cname] = getattr(importlib.import_module(mod), attr)
+        except (ImportError, AttributeError) as e:
+            print(f"bin_serializer {prog}: --custom {c}: {e}", file=sys.stderr)
+            return None
+    return customs
+
+
+def _cat(args: argparse.Namespace) -> int:
+    from .errors import DecodeError, LogHeaderError
+    from .log import LogReader
+    customs = _customs(args.custom, "cat")
+    if customs is None:
+        return 2
+    name = "<stdin>" if args.file == "-" else args.file
+    try:
+        source = sys.stdin.buffer.read() if args.file == "-" else args.file
+        only: "list[Any] | None" = None
+        if args.type:
+            only = [int(t) if t.isdigit() else t for t in args.type]
+        reader = LogReader(source, only=only, customs=customs, raw_strings=args.raw_strings)
+    except OSError as e:
+        print(f"bin_serializer cat: {e}", file=sys.stderr)
+        return 2
+    except LogHeaderError as e:
+        print(f"bin_serializer cat: {name}: bad header: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:  # --type naming no type of the log
+        print(f"bin_serializer cat: {name}: {e}", file=sys.stderr)
+        return 2
+    names = [t.name for t in reader.header.types]
+    seen = 0
+    status = 0
+    from .errors import DescriptionError
+    try:
+        records = reader.records(on_corruption="skip", with_index=True)
+    except DescriptionError as e:  # the header's descriptions cannot be read
+        reader.close()
+        print(f"bin_serializer cat: {name}: bad header: {e}", file=sys.stderr)
+        return 2
+    try:
+        with reader:
+            try:
+                for index, value in records:
+                    while seen < len(reader.corruptions):
+                        _corrupt_note(name, reader.corruptions[seen])
+                        seen += 1
+                    try:
+                        line = _dumps({"type": index, "name": names[index], "value": _json_value(value)})
+                    except (RecursionError, ValueError):
+                        line = _dumps({"type": index, "name": names[index], "error": "limit_exceeded",
+                                       "detail": "the value nests too deeply to print"})
+                    sys.stdout.write(line + "\n")
+            except (DecodeError, SchemaError) as e:  # a record that cannot be read
+                err = {"error": str(getattr(e, "kind", "schema")), "offset": getattr(e, "offset", None),
+                       "detail": getattr(e, "detail", str(e))}
+                sys.stdout.write(_dumps(err) + "\n")
+                sys.stdout.flush()
+                print(f"bin_serializer cat: {name}: {e}", file=sys.stderr)
+                return 1
+            while seen < len(reader.corruptions):
+                _corrupt_note(name, reader.corruptions[seen])
+                seen += 1
+            sys.stdout.flush()
+            if reader.corruptions:
+                first = reader.corruptions[0]
+                print(f"bin_serializer cat: {name}: corrupt: {len(reader.corruptions)} corrupt "
+                      f"region{'s' if len(reader.corruptions) > 1 else ''}, the first at offset {first.offset}; "
+                      f"the log ends {reader.end} at offset {reader.end_offset}", file=sys.stderr)
+                status = 1
+            elif reader.end == "torn":
+                print(f"bin_serializer cat: {name}: torn tail at offset {reader.end_offset} (a writer died inside "
+                      f"its last block; the records before it were printed)", file=sys.stderr)
+                status = 3
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
+
+
+def _corrupt_note(name: str, err: Any) -> None:
+    sys.stdout.flush()
+    where = (f"; going on at the next valid block, offset {err.resume_offset}" if err.resume_offset is not None
+             else "; nothing valid follows")
+    print(f"bin_serializer cat: {name}: corrupt log at offset {err.offset}: {err.detail}{where}", file=sys.stderr)
+
+
 def main(argv: "Sequence[str] | None" = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bin_serializer",
                                      description="Tools for bin_serializer type descriptions.")
@@ -312,6 +422,17 @@ def main(argv: "Sequence[str] | None" = None) -> int:
                      help="the Python hint of a type with its own C++ codec, as for generate; repeatable")
     dmp.add_argument("--raw-strings", action="store_true", help="std::string fields as bytes (printed as hex)")
     dmp.set_defaults(run=_dump)
+    cat = sub.add_parser("cat", help="print the records of a record log as JSON lines",
+                         description="Print every record of a record log as one JSON object per line "
+                                     "({type, name, value}), using the type descriptions the log embeds. Exit "
+                                     "status: 0 clean end, 1 corruption, 2 usage or bad header, 3 torn tail.")
+    cat.add_argument("file", metavar="FILE", help="the log ('-': standard input)")
+    cat.add_argument("--type", action="append", default=[], metavar="NAME_OR_INDEX",
+                     help="print only records of this type (an index, or a name); repeatable")
+    cat.add_argument("--custom", action="append", default=[], metavar="NAME=MODULE:ATTR",
+                     help="the Python hint of a type with its own C++ codec, as for generate; repeatable")
+    cat.add_argument("--raw-strings", action="store_true", help="std::string fields as bytes (printed as hex)")
+    cat.set_defaults(run=_cat)
     args = parser.parse_args(argv)
     return int(args.run(args))
 

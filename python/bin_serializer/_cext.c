@@ -1986,7 +1986,289 @@ static PyObject* mod_slot_offset(PyObject* mod, PyObject* d) {
   return PyLong_FromSsize_t(m->offset);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Record logs (docs/wire-format.md section 13, bin_serializer/log.py): CRC32C and the block walk.
+ *
+ * CRC32C is the Castagnoli CRC (reflected polynomial 0x82F63B78). The state
+ * passed around here is the register before the final xor. x86-64 CPUs with
+ * SSE 4.2 compute it with the crc32 instruction (chosen at run time); every
+ * other CPU (s390x, a big-endian one, included) uses slicing-by-8 tables,
+ * which assemble their 32-bit words from single bytes, so the result does
+ * not depend on the host's byte order. */
+
+static uint32_t CrcTab[8][256];
+static int CrcHw; /* 1: SSE 4.2 */
+
+static void crc_init(void) {
+  for (uint32_t i = 0; i < 256; ++i) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; ++k) c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+    CrcTab[0][i] = c;
+  }
+  for (uint32_t i = 0; i < 256; ++i)
+    for (int t = 1; t < 8; ++t) CrcTab[t][i] = (CrcTab[t - 1][i] >> 8) ^ CrcTab[0][CrcTab[t - 1][i] & 0xFF];
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  CrcHw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
+#endif
+}
+
+static uint32_t crc32c_sw(uint32_t c, const uint8_t* p, size_t n) {
+  while (n >= 8) {
+    uint32_t lo = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+    uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+    c = CrcTab[7][lo & 0xFF] ^ CrcTab[6][(lo >> 8) & 0xFF] ^ CrcTab[5][(lo >> 16) & 0xFF] ^ CrcTab[4][lo >> 24] ^
+        CrcTab[3][hi & 0xFF] ^ CrcTab[2][(hi >> 8) & 0xFF] ^ CrcTab[1][(hi >> 16) & 0xFF] ^ CrcTab[0][hi >> 24];
+    p += 8;
+    n -= 8;
+  }
+  while (n--) c = CrcTab[0][(c ^ *p++) & 0xFF] ^ (c >> 8);
+  return c;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("sse4.2"))) static uint32_t crc32c_hw(uint32_t c, const uint8_t* p, size_t n) {
+  uint64_t c64 = c;
+  while (n && ((uintptr_t)p & 7)) {
+    c64 = __builtin_ia32_crc32qi((uint32_t)c64, *p++);
+    --n;
+  }
+  while (n >= 8) {
+    uint64_t v;
+    memcpy(&v, p, 8); /* x86-64 is little-endian: the bytes in stream order */
+    c64 = __builtin_ia32_crc32di(c64, v);
+    p += 8;
+    n -= 8;
+  }
+  while (n--) c64 = __builtin_ia32_crc32qi((uint32_t)c64, *p++);
+  return (uint32_t)c64;
+}
+#endif
+
+/* The CRC32C of n bytes (init and final xor 0xFFFFFFFF); `crc` continues an earlier result. */
+static uint32_t crc32c(uint32_t crc, const uint8_t* p, size_t n) {
+  uint32_t c = crc ^ 0xFFFFFFFFu;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (CrcHw) return crc32c_hw(c, p, n) ^ 0xFFFFFFFFu;
+#endif
+  return crc32c_sw(c, p, n) ^ 0xFFFFFFFFu;
+}
+
+/* crc32c(data, crc=0, software=False) -> int */
+static PyObject* mod_crc32c(PyObject* mod, PyObject* args) {
+  (void)mod;
+  Py_buffer view;
+  unsigned long crc = 0;
+  int software = 0;
+  if (!PyArg_ParseTuple(args, "y*|kp", &view, &crc, &software)) return NULL;
+  if (crc > 0xFFFFFFFFul) {
+    PyBuffer_Release(&view);
+    PyErr_SetString(PyExc_ValueError, "crc must fit 32 bits");
+    return NULL;
+  }
+  uint32_t r;
+  if (software)
+    r = crc32c_sw((uint32_t)crc ^ 0xFFFFFFFFu, view.buf, (size_t)view.len) ^ 0xFFFFFFFFu;
+  else
+    r = crc32c((uint32_t)crc, view.buf, (size_t)view.len);
+  PyBuffer_Release(&view);
+  return PyLong_FromUnsignedLong(r);
+}
+
+static PyObject* mod_crc_hw(PyObject* mod, PyObject* unused) {
+  (void)mod;
+  (void)unused;
+  return PyBool_FromLong(CrcHw);
+}
+
+enum { LOG_VALID = 0, LOG_UNFINISHED = 1, LOG_BAD = 2, LOG_DECODE_FAILED = 3, LOG_UNMATCHED = 4, LOG_BAD_RECORD = 5 };
+
+static inline uint32_t ld_u32(const uint8_t* p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* A shortest-form varint of at most maxb bytes before stop: 0 and *out, *after; -1 if none. */
+static inline int log_varint(const uint8_t* b, Py_ssize_t pos, Py_ssize_t stop, int maxb, uint64_t* out,
+                             Py_ssize_t* after) {
+  uint64_t x = 0;
+  for (int i = 0; i < maxb; ++i) {
+    if (pos + i >= stop) return -1;
+    uint8_t v = b[pos + i];
+    x |= (uint64_t)(v & 0x7F) << (7 * i);
+    if (!(v & 0x80)) {
+      if (i && v == 0) return -1;
+      *out = x;
+      *after = pos + i + 1;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+/* The checks of the block at x before its records (log.py _check_head):
+ * LOG_VALID with *next the end of its body, or LOG_UNFINISHED / LOG_BAD. */
+static int log_check_head(const uint8_t* b, Py_ssize_t x, Py_ssize_t end, Py_ssize_t max_body,
+                          Py_ssize_t* next) {
+  if (end - x < 16) return LOG_UNFINISHED;
+  const uint8_t* h = b + x;
+  if (memcmp(h, "BSLB", 4) != 0) return (h[0] | h[1] | h[2] | h[3]) == 0 ? LOG_UNFINISHED : LOG_BAD;
+  if (crc32c(0, h, 12) != ld_u32(h + 12)) return LOG_BAD;
+  uint32_t blen = ld_u32(h + 4);
+  if (blen < 1 || blen > (1u << 28)) return LOG_BAD;
+  Py_ssize_t start = x + 16;
+  if ((Py_ssize_t)blen > end - start) return LOG_UNFINISHED;
+  if ((Py_ssize_t)blen > max_body) return LOG_BAD;
+  if (crc32c(0, b + start, blen) != ld_u32(h + 8)) return LOG_BAD;
+  *next = start + (Py_ssize_t)blen;
+  return LOG_VALID;
+}
+
+static PyObject* fetch_exception(void) {
+#if PY_VERSION_HEX >= 0x030C0000
+  return PyErr_GetRaisedException();
+#else
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (tb != NULL && value != NULL) PyException_SetTraceback(value, tb);
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  return value;
+#endif
+}
+
+/* log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs)
+ *   -> (status, pos, record_offset, type_index, exception)
+ * Walks the blocks from pos while they are valid and out has fewer than
+ * max_values items; the records of each valid block (its checksums and
+ * framing checked first) are decoded and appended to out: decoders[t] is the
+ * Program of type t, None to skip its records, False for a type no class
+ * matches. Status LOG_VALID: pos is the first boundary not walked;
+ * LOG_UNFINISHED / LOG_BAD: no valid block at pos; LOG_BAD_RECORD: the block
+ * at pos passed its checks, its record at record_offset is not well formed
+ * (the records before it are in out); LOG_DECODE_FAILED: the
+ * record at record_offset did not decode (exception: what it raised, or
+ * None when it did not end at its payload's end); LOG_UNMATCHED: the record
+ * at record_offset has a type decoders gives False. pairs: out gets
+ * (type_index, value) tuples instead of the values. */
+static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t nargs) {
+  (void)mod;
+  if (nargs != 9 || !PyTuple_Check(args[5]) || !PyList_Check(args[6])) {
+    PyErr_SetString(PyExc_TypeError,
+                    "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs)");
+    return NULL;
+  }
+  Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+  Py_ssize_t end = PyLong_AsSsize_t(args[2]);
+  Py_ssize_t ntypes = PyLong_AsSsize_t(args[3]);
+  Py_ssize_t max_body = PyLong_AsSsize_t(args[4]);
+  Py_ssize_t max_values = PyLong_AsSsize_t(args[7]);
+  if (PyErr_Occurred()) return NULL;
+  int pairs = PyObject_IsTrue(args[8]);
+  if (pairs < 0) return NULL;
+  PyObject* decoders = args[5];
+  PyObject* out = args[6];
+  if (PyTuple_GET_SIZE(decoders) != ntypes || ntypes < 1) {
+    PyErr_SetString(PyExc_ValueError, "log_blocks: one decoder per type");
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < ntypes; ++i) {
+    PyObject* d = PyTuple_GET_ITEM(decoders, i);
+    if (d != Py_None && d != Py_False && Py_TYPE(d) != &ProgramType) {
+      PyErr_SetString(PyExc_TypeError, "log_blocks: a decoder is a Program, None or False");
+      return NULL;
+    }
+  }
+  Py_buffer view;
+  Ctx c;
+  if (get_buffer(args[0], &view, &c) < 0) return NULL;
+  if (pos < 0 || end < pos || end > c.end) {
+    release_buffer(&view);
+    PyErr_SetString(PyExc_ValueError, "log_blocks: positions outside the buffer");
+    return NULL;
+  }
+  const uint8_t* b = c.buf;
+  int status = LOG_VALID;
+  Py_ssize_t rec_at = 0, rec_type = 0;
+  PyObject* error = NULL;
+  int failed = 0;
+  int gc = gc_pause();
+  while (pos < end && PyList_GET_SIZE(out) < max_values) {
+    Py_ssize_t next = 0;
+    status = log_check_head(b, pos, end, max_body, &next);
+    if (status != LOG_VALID) break;
+    Py_ssize_t r = pos + 16;
+    while (r < next) {
+      uint64_t t = 0, len = 0;
+      Py_ssize_t p = r;
+      Py_ssize_t at = r;
+      /* each record's framing is checked as it is read: a bad one (a faulty
+       * writer, the CRCs passed) is corruption at that record */
+      if (log_varint(b, r, next, 2, &t, &p) < 0 || t >= (uint64_t)ntypes ||
+          log_varint(b, p, next, 4, &len, &p) < 0 || len > (uint64_t)(next - p)) {
+        status = LOG_BAD_RECORD;
+        rec_at = at;
+        break;
+      }
+      r = p + (Py_ssize_t)len;
+      PyObject* d = PyTuple_GET_ITEM(decoders, (Py_ssize_t)t);
+      if (d == Py_None) continue;
+      if (d == Py_False) {
+        status = LOG_UNMATCHED;
+        rec_at = at;
+        rec_type = (Py_ssize_t)t;
+        break;
+      }
+      Ctx rc = c;
+      rc.end = r; /* the payload's end: a decoder never reads the next record */
+      Py_ssize_t q = p;
+      PyObject* v = dec(((Program*)d)->root, &rc, &q);
+      if (v == NULL || q != r) {
+        if (v == NULL) {
+          error = fetch_exception();
+          if (error == NULL) {
+            failed = 1;
+            break;
+          }
+        }
+        Py_XDECREF(v);
+        status = LOG_DECODE_FAILED;
+        rec_at = at;
+        rec_type = (Py_ssize_t)t;
+        break;
+      }
+      if (pairs) {
+        PyObject* pair = Py_BuildValue("(nN)", (Py_ssize_t)t, v);
+        if (pair == NULL) {
+          failed = 1;
+          break;
+        }
+        v = pair;
+      }
+      int rc2 = PyList_Append(out, v);
+      Py_DECREF(v);
+      if (rc2 < 0) {
+        failed = 1;
+        break;
+      }
+    }
+    if (failed || status != LOG_VALID) break;
+    pos = next;
+  }
+  gc_resume(gc);
+  release_buffer(&view);
+  if (failed) {
+    Py_XDECREF(error);
+    return NULL;
+  }
+  return Py_BuildValue("(innnN)", status, pos, rec_at, rec_type, error ? error : Py_NewRef(Py_None));
+}
+
 static PyMethodDef mod_methods[] = {
+    {"crc32c", mod_crc32c, METH_VARARGS, "crc32c(data, crc=0, software=False) -> int: CRC32C (Castagnoli)"},
+    {"log_blocks", (PyCFunction)(void (*)(void))mod_log_blocks, METH_FASTCALL,
+     "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values) -> (status, pos, at, type, exc)"},
+    {"crc32c_hardware", mod_crc_hw, METH_NOARGS, "crc32c_hardware() -> whether CRC32C uses the SSE 4.2 instruction"},
     {"slot_offset", mod_slot_offset, METH_O, "slot_offset(member_descriptor) -> offset or None"},
     {"set_entries", mod_set_entries, METH_VARARGS,
      "set_entries(portable, native, compact, py_encode, py_decode, on_encode, on_decode)"},
@@ -2011,6 +2293,7 @@ static struct PyModuleDef moddef = {
 };
 
 PyMODINIT_FUNC PyInit__cext(void) {
+  crc_init();
   if (PyType_Ready(&ProgramType) < 0) return NULL;
   EmptyTuple = PyTuple_New(0);
   if (EmptyTuple == NULL) return NULL;

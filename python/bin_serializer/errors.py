@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["BinSerializerError", "DecodeError", "EncodeError", "SchemaError", "DescriptionError", "ErrorKind"]
+__all__ = ["BinSerializerError", "DecodeError", "EncodeError", "SchemaError", "DescriptionError", "ErrorKind",
+           "LogCorruptError", "LogHeaderError", "LogRecordError"]
 
 
 class ErrorKind:
@@ -26,6 +27,11 @@ class ErrorKind:
     # compact format: a varint longer than its type allows, with bits beyond the
     # type's width, or not in its shortest form (offset: the varint's first byte)
     INVALID_VARINT = "invalid_varint"
+    # record logs (bin_serializer.log): a block at a block boundary that fails
+    # its checks (LogCorruptError), a record of a file type no given class
+    # matches (LogRecordError)
+    CORRUPT_BLOCK = "corrupt_block"
+    UNKNOWN_TYPE = "unknown_type"
 
     # The C++ library's errc for each kind (trailing bytes are not an error there).
     ERRC = {
@@ -45,6 +51,8 @@ class ErrorKind:
         INVALID_VALUE: "invalid_value",
         END_OF_STREAM: "end_of_stream",
         INVALID_VARINT: "invalid_value",
+        CORRUPT_BLOCK: "invalid_value",
+        UNKNOWN_TYPE: "schema_mismatch",
     }
 
 
@@ -117,3 +125,49 @@ class EncodeError(BinSerializerError, ValueError):
 
     def __reduce__(self):
         return (EncodeError, (self.path, self.detail))
+
+
+class LogHeaderError(DecodeError):
+    """A record log whose file header is not one (kind ``bad_header``, or
+    ``truncated`` when the input ends inside it): wrong magic, version,
+    format or flags, a CRC mismatch, a malformed or duplicate type table entry.
+    ``offset``: the offending field."""
+
+    def __reduce__(self):
+        return (LogHeaderError, (self.kind, self.offset, self.path, self.detail, self.needed))
+
+
+class LogCorruptError(DecodeError):
+    """A record log block boundary where no valid block starts although the
+    log goes on (docs/wire-format.md section 13, rules 4 and 6); kind
+    ``corrupt_block``. ``offset``: the boundary; ``resume_offset``: the next
+    valid block (where a reader may go on), or None when nothing valid
+    follows."""
+
+    def __init__(self, kind: str, offset: int, path: str = "", detail: str = "",
+                 needed: "int | None" = None, resume_offset: "int | None" = None) -> None:
+        super().__init__(kind, offset, path, detail, needed)
+        self.resume_offset = resume_offset
+
+    def __reduce__(self):
+        return (LogCorruptError, (self.kind, self.offset, self.path, self.detail, self.needed, self.resume_offset))
+
+
+class LogRecordError(DecodeError):
+    """A record of a valid block that cannot be read: its payload does not
+    decode to exactly its length (kind: the payload's DecodeError kind), or
+    no class given to the reader matches its type (kind ``unknown_type``).
+    ``offset``: the record's first byte in the log; ``type_index``;
+    ``payload_error``: the payload's DecodeError (offsets from the payload's
+    start), or None."""
+
+    def __init__(self, kind: str, offset: int, path: str = "", detail: str = "",
+                 needed: "int | None" = None, type_index: int = -1,
+                 payload_error: "DecodeError | None" = None) -> None:
+        super().__init__(kind, offset, path, detail, needed)
+        self.type_index = type_index
+        self.payload_error = payload_error
+
+    def __reduce__(self):
+        return (LogRecordError, (self.kind, self.offset, self.path, self.detail, self.needed, self.type_index,
+                                 self.payload_error))

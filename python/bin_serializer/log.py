@@ -1,0 +1,872 @@
+"""Record logs (docs/wire-format.md section 13): files of records of a fixed
+set of types, in blocks checked by CRC32C.
+
+    from bin_serializer.log import LogWriter, LogReader
+
+    with LogWriter("ticks.bslog", [Trade, Quote]) as w:     # compact, 4 KiB blocks
+        w.write(Trade(...))
+        w.write(Quote(...))
+
+    reader = LogReader("ticks.bslog", [Trade, Quote])
+    for record in reader:                                  # Trade / Quote instances, in order
+        ...
+    reader.end, reader.end_offset                          # "clean" | "torn" | "corrupt", where
+
+* ``LogWriter(target, types, format="compact", block_bytes=4096,
+  flush="block", descriptions=True, append=False, recover=False)`` writes a
+  header (the types' fingerprints, message ids and, unless
+  ``descriptions=False``, their type descriptions) and then blocks of
+  records; a record's type index is its class's position in `types`.
+* ``LogReader(source, types=None, only=None, max_block_bytes=64 MiB)``
+  iterates the records. With `types`, each type of the file is matched to the
+  class with its fingerprint and message id; without, classes are built from
+  the descriptions the file embeds (``schema.load``). Records of a file type
+  that no class matches raise ``LogRecordError`` (kind ``unknown_type``) when
+  one is met; ``only=`` names the types to return and skips the others.
+
+How a log ends (``reader.end``): ``"clean"`` (no byte left, or only zeros),
+``"torn"`` (a writer died inside the last block: iteration just stops; a
+writer reopening the log with ``append=True`` cuts it there) or
+``"corrupt"``: a block boundary where the bytes are no valid block, or a
+record that is not well formed inside a block whose CRCs passed (corruption
+at that record; the records before it are returned).
+Iterating a reader raises ``LogCorruptError`` there (``offset``,
+``resume_offset``: the next valid block or None); ``reader.records(
+on_corruption="skip")`` instead goes on at the next valid block (the errors
+are kept in ``reader.corruptions``), and after a raise, iterating the reader
+again resumes at ``resume_offset``. Records come only from blocks whose
+checksums passed: a reader returns what the writer sealed, never a changed
+record.
+
+With the compiled extension (``bin_serializer._cext``, backend "c") the CRCs
+and the whole block walk, records decoded into objects included, run in C;
+the pure-Python path (backend "python") returns the same records and errors.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import mmap
+import os
+import struct
+from typing import Any, Iterator, NamedTuple, Sequence
+
+from . import _accel, api
+from .errors import (DecodeError, DescriptionError, ErrorKind, LogCorruptError, LogHeaderError, LogRecordError,
+                     SchemaError)
+
+__all__ = ["LogWriter", "LogReader", "LogHeader", "LogType", "crc32c", "LOG_MAGIC", "BLOCK_MAGIC",
+           "LogCorruptError", "LogHeaderError", "LogRecordError"]
+
+LOG_MAGIC = b"BSLG"
+BLOCK_MAGIC = b"BSLB"
+VERSION = 1
+FORMAT_CODES = {"native": 0, "portable": 1, "compact": 2}
+FORMAT_NAMES = {v: k for k, v in FORMAT_CODES.items()}
+MAX_TABLE = 1 << 26
+MAX_TYPES = 16384
+MAX_BODY = 1 << 28
+HEADER_SIZE = 16
+BLOCK_HEAD = 16
+FLUSH_MODES = ("block", "record", "manual")
+# records decoded per walk of the blocks (one call into C): bigger batches pay the cyclic GC less often
+_BATCH = 16384
+
+_U32 = struct.Struct("<I")
+_BLOCK = struct.Struct("<4sIII")  # magic, body_length, body_crc, head_crc
+_ENTRY = struct.Struct("<QI")  # fingerprint, message_id
+
+# ---------------------------------------------------------------------------
+# CRC32C (Castagnoli, reflected 0x82F63B78, init / xorout 0xFFFFFFFF)
+
+
+def _crc_table() -> "list[int]":
+    table = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return table
+
+
+_TABLE = _crc_table()
+
+
+def crc32c_py(data: Any, crc: int = 0) -> int:
+    """CRC32C of `data` in pure Python; `crc` continues an earlier value."""
+    t = _TABLE
+    c = crc ^ 0xFFFFFFFF
+    for b in bytes(data):
+        c = t[(c ^ b) & 0xFF] ^ (c >> 8)
+    return c ^ 0xFFFFFFFF
+
+
+def _use_c() -> bool:
+    return api.backend() == "c"
+
+
+def crc32c(data: Any, crc: int = 0) -> int:
+    """CRC32C of a bytes-like `data` (the compiled one with backend "c":
+    SSE 4.2 where the CPU has it); ``crc32c(b"123456789") == 0xE3069283``."""
+    if _use_c():
+        return _accel._cext.crc32c(data, crc)
+    return crc32c_py(data, crc)
+
+
+# ---------------------------------------------------------------------------
+# varints
+
+
+def _varint(x: int) -> bytes:
+    out = bytearray()
+    while x >= 0x80:
+        out.append((x & 0x7F) | 0x80)
+        x >>= 7
+    out.append(x)
+    return bytes(out)
+
+
+def _read_varint(buf: Any, pos: int, end: int, max_bytes: int) -> "tuple[int, int] | None":
+    """(value, position after it) of a shortest-form varint of at most
+    max_bytes bytes ending before `end`; None if there is none."""
+    x = 0
+    shift = 0
+    for i in range(max_bytes):
+        if pos + i >= end:
+            return None
+        b = buf[pos + i]
+        x |= (b & 0x7F) << shift
+        if not b & 0x80:
+            if i and b == 0:
+                return None  # not the shortest form
+            return x, pos + i + 1
+        shift += 7
+    return None
+
+
+# ---------------------------------------------------------------------------
+# the header
+
+
+class LogType(NamedTuple):
+    """One entry of a log's type table."""
+    index: int
+    fingerprint: int
+    message_id: int
+    description: "str | None"  # the JSON text, None when the writer left it out
+    name: "str | None"  # the description's type name (None without one)
+
+
+class LogHeader(NamedTuple):
+    """A log's file header: the payload format, flags and type table;
+    ``data_offset`` is where the first block starts."""
+    format: str
+    flags: int
+    types: "tuple[LogType, ...]"
+    data_offset: int
+
+
+def _description_name(text: "str | None") -> "str | None":
+    if not text:
+        return None
+    try:
+        doc = json.loads(text)
+        name = doc["type"].get("name")
+        return name if isinstance(name, str) else None
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return None
+
+
+def _bad(offset: int, detail: str, kind: str = ErrorKind.BAD_HEADER) -> LogHeaderError:
+    return LogHeaderError(kind, offset, "log header", detail)
+
+
+def parse_header(buf: Any) -> LogHeader:
+    """The header of the log in `buf` (bytes-like); LogHeaderError if it is not one."""
+    n = len(buf)
+    if n < HEADER_SIZE:
+        raise _bad(n, f"{n} bytes: a log header has 16", ErrorKind.TRUNCATED)
+    head = bytes(buf[0:HEADER_SIZE])
+    if head[0:4] != LOG_MAGIC:
+        raise _bad(0, f"magic {head[0:4].hex()}, not 42534c47 ('BSLG'): not a record log")
+    if head[4] != VERSION:
+        raise _bad(4, f"version {head[4]}; this reader knows version {VERSION}")
+    if head[5] not in FORMAT_NAMES:
+        raise _bad(5, f"format {head[5]} is none of 0 (native), 1 (portable), 2 (compact)")
+    fmt = FORMAT_NAMES[head[5]]
+    flags = head[6] | head[7] << 8
+    if flags & ~1:
+        raise _bad(6, f"flags {flags:#06x}: bits 1-15 must be 0")
+    if flags & 1 and fmt != "native":
+        raise _bad(6, "flag 0 (big-endian native payloads) in a log that is not native")
+    if flags & 1:
+        raise _bad(6, "native payloads written by a big-endian host: this package reads little-endian native only")
+    table_length = _U32.unpack_from(head, 8)[0]
+    if table_length > MAX_TABLE:
+        raise _bad(8, f"table_length {table_length} is over {MAX_TABLE}")
+    if table_length > n - HEADER_SIZE:
+        raise _bad(8, f"table_length {table_length}: only {n - HEADER_SIZE} bytes follow the header",
+                   ErrorKind.TRUNCATED)
+    table = bytes(buf[HEADER_SIZE:HEADER_SIZE + table_length])
+    want = _U32.unpack_from(head, 12)[0]
+    got = crc32c(table, crc32c(head[0:12]))
+    if got != want:
+        raise _bad(12, f"header_crc {want:#010x}, the header and table give {got:#010x}")
+    end = len(table)
+    r = _read_varint(table, 0, end, 3)
+    if r is None:
+        raise _bad(HEADER_SIZE, "type_count is no shortest-form varint inside the table")
+    count, pos = r
+    if not 1 <= count <= MAX_TYPES:
+        raise _bad(HEADER_SIZE, f"type_count {count} is outside 1 .. {MAX_TYPES}")
+    if count * 13 > end - pos:
+        raise _bad(HEADER_SIZE, f"type_count {count}: a table of {table_length} bytes cannot hold them")
+    types = []
+    seen: dict = {}
+    for i in range(count):
+        at = HEADER_SIZE + pos
+        if end - pos < 13:
+            raise _bad(at, f"type {i}: the table ends inside its entry")
+        fp, mid = _ENTRY.unpack_from(table, pos)
+        pos += 12
+        r = _read_varint(table, pos, end, 4)
+        if r is None:
+            raise _bad(HEADER_SIZE + pos, f"type {i}: description length is no shortest-form varint inside the table")
+        dlen, pos = r
+        if dlen > end - pos:
+            raise _bad(HEADER_SIZE + pos, f"type {i}: description of {dlen} bytes runs past the table")
+        desc = None
+        if dlen:
+            try:
+                desc = table[pos:pos + dlen].decode("utf-8")
+            except UnicodeDecodeError:
+                raise _bad(HEADER_SIZE + pos, f"type {i}: the description is not UTF-8") from None
+        pos += dlen
+        if (fp, mid) in seen:
+            raise _bad(at, f"type {i} has the fingerprint {fp:#018x} and message id {mid} of type "
+                           f"{seen[(fp, mid)]}: their records could not be told apart")
+        seen[(fp, mid)] = i
+        types.append(LogType(i, fp, mid, desc, _description_name(desc)))
+    if pos != end:
+        raise _bad(HEADER_SIZE + pos, f"the type table ends {end - pos} bytes before table_length")
+    return LogHeader(fmt, flags, tuple(types), HEADER_SIZE + table_length)
+
+
+def build_header(fmt: str, entries: "Sequence[tuple[int, int, bytes]]") -> bytes:
+    """The header bytes for (fingerprint, message_id, description bytes) entries."""
+    table = bytearray(_varint(len(entries)))
+    for fp, mid, desc in entries:
+        table += _ENTRY.pack(fp, mid)
+        table += _varint(len(desc))
+        table += desc
+    if len(table) > MAX_TABLE:
+        raise SchemaError(f"the type table takes {len(table)} bytes, over {MAX_TABLE}")
+    head = LOG_MAGIC + bytes([VERSION, FORMAT_CODES[fmt], 0, 0]) + _U32.pack(len(table))
+    return head + _U32.pack(crc32c(bytes(table), crc32c(head))) + bytes(table)
+
+
+# ---------------------------------------------------------------------------
+# blocks
+
+_VALID, _UNFINISHED, _BAD, _DECODE_FAILED, _UNMATCHED, _BAD_RECORD = range(6)
+
+
+def _check_head(buf: Any, x: int, end: int, max_body: int) -> "tuple[int, Any]":
+    """The checks of the block at x before its records: (_VALID, end of its
+    body); (_UNFINISHED, reason) for a block the input cuts short (rule 5:
+    < 16 bytes, a zero magic, a body past the end); (_BAD, reason)."""
+    if end - x < BLOCK_HEAD:
+        return _UNFINISHED, "fewer than 16 bytes"
+    magic, blen, body_crc, head_crc = _BLOCK.unpack_from(buf, x)
+    if magic != BLOCK_MAGIC:
+        if magic == b"\0\0\0\0":
+            return _UNFINISHED, "the block's magic is still zero"
+        return _BAD, f"magic {magic.hex()}, not 42534c42 ('BSLB')"
+    if crc32c(buf[x:x + 12]) != head_crc:
+        return _BAD, "head_crc mismatch"
+    if not 1 <= blen <= MAX_BODY:
+        return _BAD, f"body_length {blen} outside 1 .. 2^28"
+    start = x + BLOCK_HEAD
+    if blen > end - start:
+        return _UNFINISHED, "the body runs past the end of the input"
+    if blen > max_body:
+        return _BAD, f"body_length {blen} over max_block_bytes={max_body}"
+    stop = start + blen
+    if crc32c(buf[start:stop]) != body_crc:
+        return _BAD, "body_crc mismatch"
+    return _VALID, stop
+
+
+def _next_record(buf: Any, pos: int, stop: int, ntypes: int) -> "tuple[int, int, int] | str":
+    """(type index, payload start, payload end) of the record at pos of a
+    body ending at stop, or why it is not well formed."""
+    r = _read_varint(buf, pos, stop, 2)
+    if r is None or r[0] >= ntypes:
+        return f"record at {pos}: type_index is no shortest-form varint of at most 2 bytes below type_count"
+    t, p = r
+    r = _read_varint(buf, p, stop, 4)
+    if r is None or r[0] > stop - r[1]:
+        return (f"record at {pos}: payload_length is no shortest-form varint of at most 4 bytes, or runs "
+                f"past the block's end")
+    return t, r[1], r[1] + r[0]
+
+
+def _check_block(buf: Any, x: int, end: int, ntypes: int, max_body: int) -> "tuple[int, Any]":
+    """Whether a valid block whose records tile its body starts at x (what
+    rule 4 looks for): (_VALID, next boundary), else (status, reason)."""
+    status, info = _check_head(buf, x, end, max_body)
+    if status != _VALID:
+        return status, info
+    pos = x + BLOCK_HEAD
+    while pos < info:
+        rec = _next_record(buf, pos, info, ntypes)
+        if isinstance(rec, str):
+            return _BAD, rec
+        pos = rec[2]
+    return _VALID, info
+
+
+def _all_zero(buf: Any, x: int, end: int) -> bool:
+    step = 1 << 16
+    zeros = bytes(step)
+    while x < end:
+        n = min(step, end - x)
+        if bytes(buf[x:x + n]) != zeros[:n]:
+            return False
+        x += n
+    return True
+
+
+def _next_valid(buf: Any, x: int, end: int, ntypes: int, max_body: int) -> "int | None":
+    """The first offset after x where a valid block starts (rule 4)."""
+    find = buf.find if hasattr(buf, "find") else None
+    if find is None:  # a memoryview: search it a window at a time (no copy of the whole log)
+        def find(sub: bytes, start: int, stop: int) -> int:
+            step = 1 << 20
+            while start < stop:
+                window = bytes(buf[start:min(stop, start + step + len(sub) - 1)])
+                i = window.find(sub)
+                if i >= 0:
+                    return start + i
+                start += step
+            return -1
+    at = x + 1
+    while True:
+        at = find(BLOCK_MAGIC, at, end)
+        if at < 0:
+            return None
+        if _check_block(buf, at, end, ntypes, max_body)[0] == _VALID:
+            return at
+        at += 1
+
+
+class _Decoders:
+    """What a block walk does with each file type's records: decode them
+    (a Codec), skip them (None) or refuse them (False)."""
+
+    def __init__(self, codecs: list) -> None:
+        self.codecs = codecs
+        self.c: "tuple | None" = tuple(c.program if c else c for c in codecs) if _use_c() else None
+
+
+def _py_blocks(buf: Any, pos: int, end: int, ntypes: int, max_body: int, dec: _Decoders, out: list,
+               max_values: int, pairs: bool) -> tuple:
+    """The pure-Python block walk, with the result of the compiled one
+    (``_cext.log_blocks``): (status, pos, a, b, exc). _VALID: pos is the
+    first boundary not walked (out has the records up to it); _UNFINISHED /
+    _BAD: no valid block at pos; _BAD_RECORD: the block at pos passed its
+    checks but its record at a is not well formed (exc: why); _DECODE_FAILED: the record at a (type b)
+    did not decode, exc what the decoder raised (None: it did not end at
+    the payload's end); _UNMATCHED: the record at a has type b, which no
+    class matches. Records before the failing one are in out."""
+    codecs = dec.codecs
+    while pos < end and len(out) < max_values:
+        status, stop = _check_head(buf, pos, end, max_body)
+        if status != _VALID:
+            return status, pos, 0, 0, stop
+        off = pos + BLOCK_HEAD
+        while off < stop:
+            rec = _next_record(buf, off, stop, ntypes)
+            if isinstance(rec, str):
+                return _BAD_RECORD, pos, off, 0, rec
+            t, ps, pe = rec
+            codec = codecs[t]
+            if codec is None:
+                off = pe
+                continue
+            if codec is False:
+                return _UNMATCHED, pos, off, t, None
+            payload = buf[ps:pe]
+            try:
+                value, p = codec.fast_decode(payload, 0)
+            except Exception as exc:  # noqa: BLE001 - diagnosed by the caller
+                return _DECODE_FAILED, pos, off, t, exc
+            if p != pe - ps:
+                return _DECODE_FAILED, pos, off, t, None
+            out.append((t, value) if pairs else value)
+            off = pe
+        pos = stop
+    return _VALID, pos, 0, 0, None
+
+
+def _open_source(source: Any) -> "tuple[Any, Any]":
+    """(a bytes-like view of the whole log, what to close)."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            try:
+                m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except (ValueError, OSError):  # empty, or not mappable: read it
+                return f.read(), None
+        return m, m
+    if isinstance(source, (bytes, bytearray)):
+        return source, None
+    if isinstance(source, mmap.mmap):
+        return source, None
+    try:
+        mv = memoryview(source)
+    except TypeError:
+        if not hasattr(source, "read"):
+            raise TypeError(f"a log source is a path, a bytes-like object or a binary file, not "
+                            f"{type(source).__name__}") from None
+        data = source.read()
+        if not isinstance(data, (bytes, bytearray)):
+            raise TypeError("the file object's read() must return bytes (open it in binary mode)") from None
+        return data, None
+    if not mv.c_contiguous:
+        return mv.tobytes(), None
+    if mv.format != "B" or mv.ndim != 1:
+        mv = mv.cast("B")
+    return mv, mv
+
+
+class LogReader:
+    """Reads a record log; iterating yields the records' objects in order.
+
+    source: a path (mapped), a bytes-like object (read in place) or a binary
+    file object (read whole). types: the classes to decode records into,
+    matched to the file's types by fingerprint and message id; None builds
+    them from the descriptions in the file (``schema.load``; a type without
+    one cannot be read). only: the classes, type names (the description's,
+    with or without its C++ namespace, or the class name) or type indices of
+    the records to return; the others are skipped unread. max_block_bytes:
+    a block with a larger body is treated as corrupt (memory bound). customs,
+    raw_strings: passed to ``schema.load`` for types built from descriptions.
+
+    After iteration: ``end`` ("clean", "torn", "corrupt"; "error" after a
+    LogRecordError, which ends the reading), ``end_offset`` (where the log
+    ended, the torn tail or the corruption starts, or the record's offset),
+    ``corruptions`` (every LogCorruptError met), ``header`` (a LogHeader).
+    """
+
+    def __init__(self, source: Any, types: "Sequence[type] | None" = None, *, only: "Sequence[Any] | None" = None,
+                 max_block_bytes: int = 64 << 20, customs: "dict | None" = None, raw_strings: bool = False) -> None:
+        if max_block_bytes < 1:
+            raise ValueError("max_block_bytes must be positive")
+        self._buf, self._closer = _open_source(source)
+        try:
+            self.header = parse_header(self._buf)
+        except BaseException:
+            self.close()
+            raise
+        self.format = self.header.format
+        self.max_block_bytes = min(max_block_bytes, MAX_BODY)
+        self._customs = dict(customs or {})
+        self._raw_strings = raw_strings
+        self.end: "str | None" = None
+        self.end_offset: "int | None" = None
+        self.corruptions: "list[LogCorruptError]" = []
+        self._pos = self.header.data_offset
+        self._boundary = self._pos  # the block boundary where reading last stopped (append cuts there)
+        self._done = False
+        self._classes: "list[Any]" = [None] * len(self.header.types)
+        self._given = types is not None
+        if types is not None:
+            by_key: dict = {}
+            from .message import message_id, schema_hash
+            for cls in types:
+                by_key[(schema_hash(cls, self.format), message_id(cls))] = cls
+            for t in self.header.types:
+                self._classes[t.index] = by_key.get((t.fingerprint, t.message_id))
+        self._wanted = self._select(only)
+        self._decoders: "_Decoders | None" = None
+
+    # -- types
+
+    def _select(self, only: "Sequence[Any] | None") -> "set[int]":
+        types = self.header.types
+        if only is None:
+            return {t.index for t in types}
+        wanted = set()
+        for o in only:
+            hits = []
+            for t in types:
+                if isinstance(o, int) and not isinstance(o, bool):
+                    hit = t.index == o
+                elif isinstance(o, str):
+                    hit = o in (t.name, (t.name or "").rsplit("::", 1)[-1]) or (
+                        self._classes[t.index] is not None and self._classes[t.index].__name__ == o)
+                else:
+                    hit = self._classes[t.index] is o or self._matches(o, t)
+                if hit:
+                    hits.append(t.index)
+            if not hits:
+                raise ValueError(f"only={o!r}: no type of the log is that (types: "
+                                 f"{[(t.index, t.name) for t in types]})")
+            wanted.update(hits)
+        return wanted
+
+    def _matches(self, cls: Any, t: LogType) -> bool:
+        from .message import message_id, schema_hash
+        try:
+            return schema_hash(cls, self.format) == t.fingerprint and message_id(cls) == t.message_id
+        except SchemaError:
+            return False
+
+    def type_class(self, index: int) -> Any:
+        """The class records of file type `index` decode into (built from its
+        description when the reader was given no types); None if none."""
+        cls = self._classes[index]
+        if cls is None and not self._given:
+            t = self.header.types[index]
+            if t.description is None:
+                return None
+            from . import schema
+            from .message import message_id, schema_hash
+            try:
+                cls = schema.load(t.description, self._customs, raw_strings=self._raw_strings)
+                desc_fmt = schema.parse(t.description)["format"]
+            except DescriptionError as e:
+                raise DescriptionError(f"log type {index} ({t.name}): {e}") from None
+            if desc_fmt != self.format or schema_hash(cls, self.format) != t.fingerprint \
+                    or message_id(cls) != t.message_id:
+                raise DescriptionError(f"log type {index} ({t.name}): its description is of another type "
+                                       f"than its fingerprint {t.fingerprint:#018x} / message id {t.message_id}")
+            self._classes[index] = cls
+        return cls
+
+    def _build_decoders(self) -> _Decoders:
+        codecs: list = []
+        for t in self.header.types:
+            if t.index not in self._wanted:
+                codecs.append(None)
+                continue
+            cls = self.type_class(t.index)
+            codecs.append(api.compile_codec(cls, self.format) if cls is not None else False)
+        return _Decoders(codecs)
+
+    # -- iteration
+
+    def __iter__(self) -> Iterator[Any]:
+        return self.records()
+
+    def records(self, on_corruption: str = "raise", *, with_index: bool = False) -> Iterator[Any]:
+        """The records from where the reader stands. on_corruption="raise":
+        a corruption raises LogCorruptError (iterating again resumes at its
+        resume_offset, or ends when there is none); "skip": it is appended
+        to ``corruptions`` and reading goes on at the next valid block.
+        with_index: (type index, record) pairs instead of the records."""
+        if on_corruption not in ("raise", "skip"):
+            raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
+        if self._decoders is None or (self._decoders.c is not None) != _use_c():
+            self._decoders = self._build_decoders()
+        # the records come in lists (one per walk of up to _BATCH records):
+        # chain hands them out without a Python frame per record
+        return itertools.chain.from_iterable(self._batches(on_corruption == "skip", with_index))
+
+    def resume(self) -> Iterator[Any]:
+        """After a LogCorruptError: the records from the next valid block on."""
+        return self.records()
+
+    def _batches(self, skip: bool, pairs: bool) -> "Iterator[list]":
+        buf = self._buf
+        end = len(buf)
+        ntypes = len(self.header.types)
+        max_body = self.max_block_bytes
+        dec = self._decoders
+        assert dec is not None
+        cwalk = _accel._cext.log_blocks if dec.c is not None else None
+        while not self._done:
+            pos = self._pos
+            out: list = []
+            if cwalk is not None:
+                status, pos, a, b, exc = cwalk(buf, pos, end, ntypes, max_body, dec.c, out, _BATCH, pairs)
+            else:
+                status, pos, a, b, exc = _py_blocks(buf, pos, end, ntypes, max_body, dec, out, _BATCH, pairs)
+            self._pos = pos
+            if out:
+                yield out
+            if status == _VALID:
+                if pos >= end:
+                    self._finish("clean", end)
+                continue
+            if status == _DECODE_FAILED or status == _UNMATCHED:
+                # the rest of that block is not returned: the reader stops there
+                self._finish("error", a)
+                raise self._record_error(status, a, b, exc)
+            self._boundary = pos
+            if status == _BAD_RECORD:
+                # the block passed its checks but a record in it is not well
+                # formed (a faulty writer): corruption at that record
+                if exc is None:  # the C walk does not say why
+                    rec = _next_record(buf, a, _check_head(buf, pos, end, max_body)[1], ntypes)
+                    exc = rec if isinstance(rec, str) else "malformed record"
+                at = a
+                nxt = _next_valid(buf, a, end, ntypes, max_body)
+                what = f"block at {pos}: {exc}"
+            else:
+                # no valid block at pos
+                exc = _check_block(buf, pos, end, ntypes, max_body)[1]  # why (the C walk does not say)
+                if _all_zero(buf, pos, end):
+                    self._finish("clean", pos)
+                    continue
+                nxt = _next_valid(buf, pos, end, ntypes, max_body)
+                if nxt is None and status == _UNFINISHED:
+                    self._finish("torn", pos)
+                    continue
+                at = pos
+                what = f"no valid block at offset {pos} ({exc})"
+            err = LogCorruptError(ErrorKind.CORRUPT_BLOCK, at, "log", what
+                                  + (f"; the next valid block is at {nxt}" if nxt is not None else
+                                     "; nothing valid follows"), resume_offset=nxt)
+            self.corruptions.append(err)
+            self.end, self.end_offset = "corrupt", at
+            if nxt is None:
+                self._done = True
+            else:
+                self._pos = nxt
+            if not skip:
+                raise err
+            if nxt is None:
+                return
+
+    def _finish(self, how: str, at: int) -> None:
+        self.end, self.end_offset = how, at
+        self._boundary = at if how != "error" else self._boundary
+        self._done = True
+
+    def _record_error(self, status: int, off: int, t: int, exc: Any) -> LogRecordError:
+        lt = self.header.types[t]
+        name = lt.name or f"type {t}"
+        buf = self._buf
+        r = _read_varint(buf, off, len(buf), 2)
+        assert r is not None
+        r2 = _read_varint(buf, r[1], len(buf), 4)
+        assert r2 is not None
+        ps, pe = r2[1], r2[1] + r2[0]
+        if status == _UNMATCHED:
+            why = ("no class given to the reader has its fingerprint "
+                   f"{lt.fingerprint:#018x} and message id {lt.message_id}" if self._given else
+                   "the log holds no description of it")
+            return LogRecordError(ErrorKind.UNKNOWN_TYPE, off, name,
+                                  f"record of type index {t} ({name}) at offset {off}: {why} (pass only= to "
+                                  f"skip the types you do not read)", type_index=t)
+        assert self._decoders is not None
+        codec = self._decoders.codecs[t]
+        payload = buf[ps:pe]
+        if not isinstance(payload, bytes):
+            payload = bytes(payload)
+        inner: "DecodeError | None" = None
+        if exc is not None:
+            try:
+                codec.fail(payload, 0, exc)
+            except DecodeError as e:
+                inner = e
+        else:  # the decoder stopped before the payload's end: where, by the reference decoder
+            from . import _slow
+            try:
+                _, p = _slow.slow_decode(codec.node, codec.mode, payload, 0, build=False)
+                inner = DecodeError(ErrorKind.TRAILING_BYTES, p, codec.name,
+                                    f"the payload of {pe - ps} bytes decodes in {p}")
+            except DecodeError as e:
+                inner = e
+        assert inner is not None
+        return LogRecordError(inner.kind, off, inner.path,
+                              f"record of type index {t} ({name}) at offset {off}: payload byte "
+                              f"{inner.offset} (offset {ps + inner.offset}): {inner.detail}",
+                              type_index=t, payload_error=inner)
+
+    # -- the rest
+
+    def close(self) -> None:
+        closer, self._closer = self._closer, None
+        if closer is not None:
+            try:
+                closer.close() if not isinstance(closer, memoryview) else closer.release()
+            except BufferError:  # a record still views the mapping (a numpy array): left to the GC
+                pass
+
+    def __enter__(self) -> "LogReader":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class LogWriter:
+    """Writes a record log.
+
+    target: a path (created, or truncated; with append=True opened and
+    continued) or a binary file object. types: the classes of the records,
+    their position is the type index. format: "compact" (default),
+    "portable" or "native". block_bytes: a block is sealed as soon as its
+    body reaches that many bytes after a record (as the C++ log_writer does:
+    a large record goes into the open block, which it then seals). flush: "block" (write each sealed block), "record" (seal and
+    flush after every record) or "manual" (only flush() / close() write).
+    descriptions: embed each type's description (bin_serializer.schema
+    format). append: continue an existing log at `target` (a path): its
+    header must have the same format and the same (fingerprint, message id)
+    table in the same order; a torn tail is cut, a corrupt tail is an
+    error unless recover=True (then it is cut too).
+    """
+
+    def __init__(self, target: Any, types: "Sequence[type]", *, format: str = "compact", block_bytes: int = 4096,
+                 flush: str = "block", descriptions: bool = True, append: bool = False,
+                 recover: bool = False) -> None:
+        if format not in FORMAT_CODES:
+            raise ValueError(f"format must be one of {sorted(FORMAT_CODES)}, not {format!r}")
+        if flush not in FLUSH_MODES:
+            raise ValueError(f"flush must be one of {FLUSH_MODES}, not {flush!r}")
+        if not 1 <= block_bytes <= MAX_BODY:
+            raise ValueError(f"block_bytes must be in 1 .. 2^28, not {block_bytes}")
+        types = list(types)
+        if not 1 <= len(types) <= MAX_TYPES:
+            raise ValueError(f"a log holds 1 .. {MAX_TYPES} types, not {len(types)}")
+        from .message import message_id, schema_hash
+        self.format = format
+        self.block_bytes = block_bytes
+        self.flush_mode = flush
+        self.types = types
+        self._index: dict = {}
+        self._codecs = []
+        entries = []
+        seen: dict = {}
+        for i, cls in enumerate(types):
+            fp, mid = schema_hash(cls, format), message_id(cls)
+            if (fp, mid) in seen:
+                raise SchemaError(f"types[{i}] ({getattr(cls, '__name__', cls)}) has the fingerprint and message id "
+                                  f"of types[{seen[(fp, mid)]}]: a reader could not tell their records apart")
+            seen[(fp, mid)] = i
+            if cls in self._index:
+                raise SchemaError(f"types[{i}]: {cls!r} is listed twice")
+            self._index[cls] = i
+            self._codecs.append(api.compile_codec(cls, format))
+            desc = b""
+            if descriptions:
+                from ._describe import describe
+                desc = describe(cls, format).encode("utf-8")
+            entries.append((fp, mid, desc))
+        self._heads = [_varint(i) for i in range(len(types))]
+        header = build_header(format, entries)
+        self._body = bytearray()
+        self._pending: "list[bytes]" = []
+        self._closed = False
+        self._own = False
+        if isinstance(target, (str, os.PathLike)):
+            if append and os.path.exists(target):
+                self._f = self._open_append(target, entries, recover)
+            else:
+                self._f = open(target, "wb", buffering=0)
+                self._f.write(header)
+            self._own = True
+        else:
+            if append:
+                raise ValueError("append=True takes a path")
+            self._f = target
+            self._f.write(header)
+
+    def _open_append(self, path: Any, entries: list, recover: bool) -> Any:
+        with open(path, "rb") as f:
+            data = f.read()
+        if not data:  # an empty file: a new log
+            f2 = open(path, "wb", buffering=0)
+            f2.write(build_header(self.format, entries))
+            return f2
+        header = parse_header(data)
+        mine = [(fp, mid) for fp, mid, _ in entries]
+        theirs = [(t.fingerprint, t.message_id) for t in header.types]
+        if header.format != self.format or mine != theirs:
+            raise SchemaError(f"append: {os.fspath(path)} is a {header.format} log of types "
+                              f"{[(t.name, f'{t.fingerprint:#018x}', t.message_id) for t in header.types]}; "
+                              f"this writer's are {self.format} "
+                              f"{[(getattr(c, '__name__', c), f'{fp:#018x}', mid) for c, (fp, mid) in zip(self.types, mine)]}")
+        reader = LogReader(data, only=[])  # framing and checksums only: no record is decoded
+        for _ in reader.records(on_corruption="skip"):
+            pass
+        if reader.corruptions and not recover:
+            raise reader.corruptions[0]
+        cut = reader._boundary if reader.end is not None else len(data)
+        f2 = open(path, "r+b", buffering=0)
+        f2.truncate(cut)
+        f2.seek(cut)
+        return f2
+
+    def write(self, obj: Any) -> None:
+        """Appends one record (its class must be one of the writer's types)."""
+        i = self._index.get(type(obj))
+        if i is None:
+            raise TypeError(f"{type(obj).__name__} is none of this log's types "
+                            f"{[getattr(c, '__name__', c) for c in self.types]}")
+        if self._closed:
+            raise ValueError("write to a closed LogWriter")
+        payload = self._codecs[i].encode(obj)
+        rec = self._heads[i] + _varint(len(payload))
+        n = len(rec) + len(payload)
+        if n > MAX_BODY:
+            raise SchemaError(f"a record of {n} bytes does not fit a block (at most 2^28)")
+        if self._body and len(self._body) + n > MAX_BODY:
+            self._seal()
+        body = self._body
+        body += rec
+        body += payload
+        if self.flush_mode == "record":
+            self.flush()
+        elif len(body) >= self.block_bytes:
+            self._seal()
+            if self.flush_mode == "block":
+                self._write_pending()
+
+    def write_all(self, objs: Any) -> None:
+        for o in objs:
+            self.write(o)
+
+    def _seal(self) -> None:
+        body = self._body
+        if not body:
+            return
+        head = BLOCK_MAGIC + struct.pack("<II", len(body), crc32c(body))
+        self._pending.append(head + _U32.pack(crc32c(head)) + bytes(body))
+        self._body = bytearray()
+
+    def _write_pending(self) -> None:
+        """Writes the sealed blocks, each in one write() call."""
+        pending, self._pending = self._pending, []
+        for block in pending:
+            self._f.write(block)
+
+    def flush(self) -> None:
+        """Seals the open block, writes every sealed one and flushes the file."""
+        if self._closed:
+            return
+        self._seal()
+        self._write_pending()
+        f = getattr(self._f, "flush", None)
+        if f is not None:
+            f()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        try:
+            self.flush()
+        finally:
+            self._closed = True
+            if self._own:
+                self._f.close()
+
+    def __enter__(self) -> "LogWriter":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -1,0 +1,840 @@
+"""Record logs (bin_serializer.log, docs/wire-format.md section 13): the
+spec's example byte for byte, CRC32C, round trips, how a log ends (clean,
+zeros, torn, corrupt), damage never changing a record, append, unknown
+types, hostile headers, the cat command and the market example."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+import random
+import struct
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import bin_serializer
+from bin_serializer import DecodeError, ErrorKind, SchemaError, encode
+from bin_serializer import _accel
+from bin_serializer.__main__ import main as cli
+from bin_serializer.errors import LogCorruptError, LogHeaderError, LogRecordError
+from bin_serializer.log import LogReader, LogWriter, crc32c, crc32c_py
+from bin_serializer.message import schema_hash
+from bin_serializer.types import Retired, char, f64, i32, i64, retired, u16, u32, u64
+from schemas import Car, Person, Tick, make_car, make_tick
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
+
+FORMATS = ["native", "portable", "compact"]
+
+
+@dataclass
+class SpecTick:  # the spec's example: struct Tick { std::uint32_t id; double px; }
+    id: u32
+    px: f64
+
+
+@dataclass
+class Note:
+    id: i32
+    text: str
+    tags: list[str]
+
+
+@dataclass
+class Nested:
+    name: str
+    people: list[Person]
+    pos: tuple[i32, i32]
+
+
+@dataclass
+class Evo:
+    id: u32
+    old: Retired[u16, 7] = retired()
+    name: str = ""
+    extra: i64 = -5
+    __bin_serializer_versions__ = (3, 4)
+
+
+@dataclass(slots=True)
+class Small:
+    a: u32
+    c: char
+
+
+def make_person() -> Person:  # f32 scores that round-trip exactly
+    return Person("John Doe", 25, "john.doe@example.com", [2.5, 3.25, -4.5])
+
+
+def u32le(x: int) -> bytes:
+    return struct.pack("<I", x)
+
+
+def log_bytes(records, types, **kw) -> bytes:
+    f = io.BytesIO()
+    with LogWriter(f, types, **kw) as w:
+        for r in records:
+            w.write(r)
+    return f.getvalue()
+
+
+def blocks_of(data: bytes) -> "list[tuple[int, int]]":
+    """(start, end) of each block of a well-formed log."""
+    pos = 16 + struct.unpack_from("<I", data, 8)[0]
+    out = []
+    while pos < len(data):
+        n = struct.unpack_from("<I", data, pos + 4)[0]
+        out.append((pos, pos + 16 + n))
+        pos += 16 + n
+    return out
+
+
+def records_per_block(data: bytes, types) -> "list[int]":
+    """How many records each block holds (read by skipping nothing, block by block)."""
+    counts = []
+    for start, end in blocks_of(data):
+        header_end = 16 + struct.unpack_from("<I", data, 8)[0]
+        one = data[:header_end] + data[start:end]
+        counts.append(len(list(LogReader(one, types))))
+    return counts
+
+
+# ---------------------------------------------------------------------------
+# CRC32C
+
+
+def test_crc32c_check_values():
+    assert crc32c_py(b"123456789") == 0xE3069283
+    assert crc32c(b"123456789") == 0xE3069283
+    assert crc32c(b"") == 0 and crc32c_py(b"") == 0
+    assert crc32c(bytes(32)) == 0x8A9136AA  # RFC 3720 B.4: 32 bytes of zeros
+    assert crc32c(b"\xff" * 32) == 0x62A8AB43  # RFC 3720 B.4: 32 bytes of ones
+    assert crc32c(bytes(range(32))) == 0x46DD794E  # RFC 3720 B.4: incrementing
+    assert crc32c(b"6789", crc32c(b"12345")) == 0xE3069283  # continued
+
+
+@pytest.mark.skipif(not _accel.available(), reason="the compiled extension is not built")
+def test_crc32c_implementations_agree_on_random_data(backend):
+    if backend != "c":
+        pytest.skip("compares the implementations itself: runs once")
+    rng = random.Random(7)
+    cext = _accel._cext
+    for n in list(range(0, 70)) + [255, 256, 1000, 4096, 4097, 65536 + 3]:
+        data = rng.randbytes(n)
+        want = crc32c_py(data)
+        assert cext.crc32c(data) == want, n
+        assert cext.crc32c(data, 0, True) == want, n  # the table (slicing-by-8) path
+        off = rng.randrange(n + 1)
+        assert cext.crc32c(data[off:], cext.crc32c(data[:off])) == want
+        assert cext.crc32c(memoryview(data)[1:], cext.crc32c(data[:1], 0, True), True) == want
+
+
+# ---------------------------------------------------------------------------
+# the spec's example
+
+
+def test_spec_example_log_byte_for_byte():
+    data = log_bytes([SpecTick(1, 2.5), SpecTick(300, -1.0)], [SpecTick], descriptions=False)
+    fp = schema_hash(SpecTick, "compact")
+    # type table: varint type_count, u64 fingerprint, u32 message id, varint description length
+    table = b"\x01" + struct.pack("<Q", fp) + u32le(0) + b"\x00"
+    assert len(table) == 14
+    head = b"BSLG" + bytes([1, 2]) + b"\x00\x00" + u32le(len(table))
+    header = head + u32le(crc32c_py(head + table)) + table
+    body = bytes.fromhex("00 09 01 0000000000000440" "00 0a ac02 000000000000f0bf")
+    assert len(body) == 0x17
+    bhead = b"BSLB" + u32le(len(body)) + u32le(crc32c_py(body))
+    block = bhead + u32le(crc32c_py(bhead)) + body
+    assert data == header + block
+    r = LogReader(data, [SpecTick])
+    assert list(r) == [SpecTick(1, 2.5), SpecTick(300, -1.0)]
+    assert (r.end, r.end_offset) == ("clean", len(data))
+    assert r.header.format == "compact" and r.header.types[0].fingerprint == fp
+    assert r.header.types[0].description is None and r.header.data_offset == 16 + 14
+
+
+# ---------------------------------------------------------------------------
+# round trips
+
+
+def _values():
+    return [make_person(), Note(-3, "ünï", ["a", "", "bc" * 40]), make_tick(5),
+            Nested("n", [make_person(), Person("", 0, "", [])], (-1, 7)), Evo(9, name="x", extra=123),
+            Note(0, "", []), make_tick(6), Evo(1)]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("block_bytes", [1, 64, 4096])
+def test_round_trip_all_formats(fmt, block_bytes):
+    types = [Person, Note, Tick, Nested, Evo]
+    values = _values() * 20
+    data = log_bytes(values, types, format=fmt, block_bytes=block_bytes)
+    r = LogReader(data, types)
+    assert list(r) == values
+    assert r.end == "clean" and r.format == fmt
+    # from the embedded descriptions alone: other classes, the same bytes
+    r2 = LogReader(data)
+    got = list(r2)
+    assert [encode(v, fmt) for v in got] == [encode(v, fmt) for v in values]
+    assert [type(v).__name__ for v in got] == [type(v).__name__ for v in values]
+    assert [t.name for t in r2.header.types] == ["Person", "Note", "Tick", "Nested", "Evo"]
+
+
+def test_round_trip_car_and_slots_and_sources(tmp_path):
+    types = [Car, Small]
+    values = [make_car(), Small(1, ord("x")), Small(2**32 - 1, 0)] * 50
+    path = tmp_path / "c.bslog"
+    with LogWriter(path, types) as w:
+        for v in values:
+            w.write(v)
+    data = path.read_bytes()
+    want = [encode(v, "compact") for v in values]  # Car has f32 fields: compare the bytes
+
+    def enc(records):
+        return [encode(v, "compact") for v in records]
+
+    assert enc(LogReader(path, types)) == want
+    assert enc(LogReader(str(path), types)) == want
+    assert enc(LogReader(bytearray(data), types)) == want
+    assert enc(LogReader(memoryview(data), types)) == want
+    with open(path, "rb") as f:
+        assert enc(LogReader(f, types)) == want
+    assert list(LogReader(data, types, only=[Small])) == [v for v in values if type(v) is Small]
+
+
+def test_descriptions_describe_the_types(backend):
+    if backend != "python":
+        pytest.skip("no codec involved: runs once")
+    from bin_serializer import schema
+    from bin_serializer._describe import describe
+    for fmt in FORMATS:
+        for cls in (Person, Note, Nested, Evo, Car, Tick, Small):
+            loaded = schema.load(describe(cls, fmt))
+            assert schema_hash(loaded, fmt) == schema_hash(cls, fmt)
+
+
+def test_blocks_follow_block_bytes():
+    big = Note(1, "x" * 300, [])
+    small = Note(2, "", [])
+    data = log_bytes([small, small, big, small], [Note], block_bytes=100)
+    # a block is sealed once its body reaches 100 bytes after a record (the C++ writer's rule: the
+    # 300-byte record joins the open block and seals it)
+    assert records_per_block(data, [Note]) == [3, 1]
+    data = log_bytes([small] * 30, [Note], block_bytes=20)
+    rec = len(encode(small, "compact")) + 2
+    per = -(-20 // rec)
+    assert records_per_block(data, [Note]) == [per] * (30 // per) + ([30 % per] if 30 % per else [])
+
+
+def test_flush_modes(tmp_path):
+    path = tmp_path / "f.bslog"
+    w = LogWriter(path, [Tick], flush="manual")
+    header_size = path.stat().st_size
+    for i in range(2000):
+        w.write(make_tick(i))
+    assert path.stat().st_size == header_size  # manual: nothing until flush()
+    w.flush()
+    assert len(list(LogReader(path, [Tick]))) == 2000
+    w.close()
+    w = LogWriter(path, [Tick], flush="record")
+    w.write(make_tick(1))
+    r = LogReader(path, [Tick])
+    assert list(r) == [make_tick(1)] and r.end == "clean"
+    w.close()
+    w = LogWriter(path, [Tick])  # block: whole blocks as they fill
+    for i in range(1000):
+        w.write(make_tick(i))
+    r = LogReader(path, [Tick])
+    got = list(r)
+    assert 0 < len(got) < 1000 and got == [make_tick(i) for i in range(len(got))] and r.end == "clean"
+    w.close()
+    assert len(list(LogReader(path, [Tick]))) == 1000
+
+
+def test_writer_refuses_other_classes_and_duplicates():
+    w = LogWriter(io.BytesIO(), [Tick, Person])
+    with pytest.raises(TypeError, match="none of this log's types"):
+        w.write(Note(1, "", []))
+
+    @dataclass
+    class Tick2:  # the same shape as Tick: the same fingerprint
+        timestamp_ns: u64
+        symbol_id: u32
+        quantity: u32
+        price: f64
+        side: bin_serializer.types.u8
+
+    if schema_hash(Tick2, "compact") == schema_hash(Tick, "compact"):
+        with pytest.raises(SchemaError, match="could not tell"):
+            LogWriter(io.BytesIO(), [Tick, Tick2])
+    with pytest.raises(ValueError):
+        LogWriter(io.BytesIO(), [Tick], flush="often")
+
+
+# ---------------------------------------------------------------------------
+# how a log ends
+
+
+def _ticks_log(n=300, block_bytes=256):
+    values = [make_tick(i) for i in range(n)]
+    return values, log_bytes(values, [Tick], block_bytes=block_bytes)
+
+
+def test_clean_end_and_zero_tail():
+    values, data = _ticks_log()
+    r = LogReader(data + bytes(1000), [Tick])
+    assert list(r) == values and (r.end, r.end_offset) == ("clean", len(data))
+    r = LogReader(data + bytes(3), [Tick])
+    assert list(r) == values and (r.end, r.end_offset) == ("clean", len(data))
+    header_end = blocks_of(data)[0][0]
+    r = LogReader(data[:header_end], [Tick])
+    assert list(r) == [] and (r.end, r.end_offset) == ("clean", header_end)
+
+
+def test_torn_at_every_offset_of_the_last_two_blocks():
+    values, data = _ticks_log()
+    blocks = blocks_of(data)
+    counts = records_per_block(data, [Tick])
+    assert len(blocks) >= 3
+    for cut in range(blocks[-2][0], len(data) + 1):
+        r = LogReader(data[:cut], [Tick])
+        got = list(r)
+        whole = [i for i, (s, e) in enumerate(blocks) if e <= cut]
+        assert got == values[:sum(counts[i] for i in whole)], cut
+        boundary = cut in [s for s, _ in blocks] or cut == len(data)
+        assert (r.end, r.end_offset) == (("clean", cut) if boundary else ("torn", blocks[len(whole)][0])), cut
+
+
+def test_torn_with_zero_magic_and_body_past_end():
+    values, data = _ticks_log()
+    s, e = blocks_of(data)[-1]
+    n_last = records_per_block(data, [Tick])[-1]
+    zero_magic = data[:s] + bytes(4) + data[s + 4:e]
+    r = LogReader(zero_magic, [Tick])
+    assert list(r) == values[:-n_last] and (r.end, r.end_offset) == ("torn", s)
+    # zeros after the last byte of a block: it is complete and fails its CRC (rule 6), not a zero tail
+    r = LogReader(data[:e - 1] + bytes(50), [Tick])
+    assert list(r.records(on_corruption="skip")) == values[:-n_last] and (r.end, r.end_offset) == ("corrupt", s)
+
+
+def test_corruption_with_a_valid_block_after_it_raise_resume_skip():
+    values, data = _ticks_log()
+    blocks = blocks_of(data)
+    counts = records_per_block(data, [Tick])
+    k = 1
+    s, e = blocks[k]
+    bad = bytearray(data)
+    bad[s + 20] ^= 0x01
+    bad = bytes(bad)
+    before = sum(counts[:k])
+    r = LogReader(bad, [Tick])
+    got = []
+    with pytest.raises(LogCorruptError) as ei:
+        for v in r:
+            got.append(v)
+    assert got == values[:before]
+    err = ei.value
+    assert isinstance(err, DecodeError) and err.kind == ErrorKind.CORRUPT_BLOCK
+    assert err.offset == s and err.resume_offset == e and (r.end, r.end_offset) == ("corrupt", s)
+    rest = list(r.resume())
+    assert rest == values[before + counts[k]:] and r.end == "clean"
+    r = LogReader(bad, [Tick])
+    assert list(r.records(on_corruption="skip")) == values[:before] + values[before + counts[k]:]
+    assert [c.offset for c in r.corruptions] == [s] and r.end == "clean"
+
+
+def test_corruption_of_the_last_complete_block():
+    values, data = _ticks_log()
+    s, e = blocks_of(data)[-1]
+    n_last = records_per_block(data, [Tick])[-1]
+    bad = bytearray(data)
+    bad[e - 1] ^= 0xFF
+    r = LogReader(bytes(bad), [Tick])
+    got = []
+    with pytest.raises(LogCorruptError) as ei:
+        for v in r:
+            got.append(v)
+    assert got == values[:-n_last]
+    assert ei.value.offset == s and ei.value.resume_offset is None
+    assert (r.end, r.end_offset) == ("corrupt", s)
+    assert list(r) == []  # nothing to resume
+    r = LogReader(bytes(bad), [Tick])
+    assert list(r.records(on_corruption="skip")) == values[:-n_last] and r.end == "corrupt"
+
+
+@pytest.mark.parametrize("mode", ["xor", "bit"])
+def test_damage_in_the_last_two_blocks_never_changes_a_record(mode):
+    values, data = _ticks_log(n=120, block_bytes=200)
+    blocks = blocks_of(data)
+    counts = records_per_block(data, [Tick])
+    starts = [sum(counts[:i]) for i in range(len(blocks))]
+    rng = random.Random(1)
+    for pos in range(blocks[-2][0], len(data)):
+        bad = bytearray(data)
+        bad[pos] ^= 0xFF if mode == "xor" else 1 << rng.randrange(8)
+        k = next(i for i, (s, e) in enumerate(blocks) if s <= pos < e)
+        r = LogReader(bytes(bad), [Tick])
+        got = list(r.records(on_corruption="skip"))
+        # every block but the damaged one, nothing changed
+        want = [v for i in range(len(blocks)) if i != k for v in values[starts[i]:starts[i] + counts[i]]]
+        assert got == want, pos
+        assert r.end == ("clean" if k < len(blocks) - 1 else r.end) and r.end in ("clean", "torn", "corrupt")
+        if k < len(blocks) - 1:
+            assert [c.offset for c in r.corruptions] == [blocks[k][0]], pos
+
+
+# ---------------------------------------------------------------------------
+# append
+
+
+def test_append_after_a_torn_tail(tmp_path):
+    values, data = _ticks_log()
+    s, e = blocks_of(data)[-1]
+    n_last = records_per_block(data, [Tick])[-1]
+    path = tmp_path / "a.bslog"
+    path.write_bytes(data[:e - 5])
+    with LogWriter(path, [Tick], append=True, block_bytes=256) as w:
+        for i in range(1000, 1010):
+            w.write(make_tick(i))
+    r = LogReader(path, [Tick])
+    assert list(r) == values[:-n_last] + [make_tick(i) for i in range(1000, 1010)] and r.end == "clean"
+
+
+def test_append_checks_the_header_and_the_tail(tmp_path):
+    values, data = _ticks_log()
+    path = tmp_path / "a.bslog"
+    path.write_bytes(data)
+    with pytest.raises(SchemaError, match="append"):
+        LogWriter(path, [Person], append=True)
+    with pytest.raises(SchemaError, match="append"):
+        LogWriter(path, [Tick], append=True, format="portable")
+    with pytest.raises(SchemaError, match="append"):
+        LogWriter(path, [Tick, Person], append=True)
+    s, e = blocks_of(data)[-1]
+    bad = bytearray(data)
+    bad[e - 1] ^= 0x10
+    path.write_bytes(bytes(bad))
+    with pytest.raises(LogCorruptError):
+        LogWriter(path, [Tick], append=True)
+    assert path.read_bytes() == bytes(bad)  # refused: untouched
+    n_last = records_per_block(data, [Tick])[-1]
+    with LogWriter(path, [Tick], append=True, recover=True) as w:
+        w.write(make_tick(7777))
+    r = LogReader(path, [Tick])
+    assert list(r) == values[:-n_last] + [make_tick(7777)] and r.end == "clean"
+    # a clean log: appended to as it is
+    path.write_bytes(data)
+    with LogWriter(path, [Tick], append=True) as w:
+        w.write(make_tick(1))
+    assert list(LogReader(path, [Tick])) == values + [make_tick(1)]
+
+
+# ---------------------------------------------------------------------------
+# types
+
+
+def test_unknown_type_is_an_error_only_skips():
+    values = [make_tick(1), make_person(), make_tick(2)]
+    data = log_bytes(values, [Tick, Person])
+    r = LogReader(data, [Tick])
+    got = []
+    with pytest.raises(LogRecordError) as ei:
+        for v in r:
+            got.append(v)
+    assert got == [make_tick(1)]
+    err = ei.value
+    assert err.kind == ErrorKind.UNKNOWN_TYPE and err.type_index == 1
+    assert "Person" in str(err) and "type index 1" in str(err)
+    rec_at = blocks_of(data)[0][0] + 16 + 2 + len(encode(make_tick(1), "compact"))
+    assert err.offset == rec_at and f"offset {rec_at}" in str(err)
+    assert (r.end, r.end_offset) == ("error", rec_at)
+    assert list(LogReader(data, [Tick], only=[Tick])) == [make_tick(1), make_tick(2)]
+    assert list(LogReader(data, [Tick, Person], only=["Person"])) == [make_person()]
+    assert [encode(v) for v in LogReader(data, only=[0])] == [encode(make_tick(1)), encode(make_tick(2))]
+    with pytest.raises(ValueError):
+        LogReader(data, [Tick], only=["Nope"])
+    # no description, no class: the same error
+    data = log_bytes(values, [Tick, Person], descriptions=False)
+    with pytest.raises(LogRecordError, match="no description"):
+        list(LogReader(data))
+    assert list(LogReader(data, [Tick, Person])) == values
+
+
+def _raw_log(types_entries, body_records, fmt=2) -> bytes:
+    table = bytes([len(types_entries)])
+    for fp, mid in types_entries:
+        table += struct.pack("<QI", fp, mid) + b"\x00"
+    head = b"BSLG" + bytes([1, fmt]) + b"\x00\x00" + u32le(len(table))
+    out = head + u32le(crc32c_py(head + table)) + table
+    body = b"".join(body_records)
+    bhead = b"BSLB" + u32le(len(body)) + u32le(crc32c_py(body))
+    return out + bhead + u32le(crc32c_py(bhead)) + body
+
+
+def test_payload_that_does_not_decode_is_a_record_error():
+    fp = schema_hash(Note, "compact")
+    good = encode(Note(1, "a", []), "compact")
+    bad = bytes([good[0], 0x7F]) + b"x"  # a string length of 127 with one byte
+    longer = good + b"\x00"  # one byte more than the value
+    for payload, kind in ((bad, ErrorKind.LENGTH_EXCEEDS_INPUT), (longer, ErrorKind.TRAILING_BYTES)):
+        data = _raw_log([(fp, 0)], [b"\x00" + bytes([len(good)]) + good, b"\x00" + bytes([len(payload)]) + payload])
+        r = LogReader(data, [Note])
+        got = []
+        with pytest.raises(LogRecordError) as ei:
+            for v in r:
+                got.append(v)
+        assert got == [Note(1, "a", [])]
+        err = ei.value
+        assert err.kind in (kind, ErrorKind.TRUNCATED)
+        assert err.offset == len(data) - len(payload) - 2
+        assert isinstance(err.payload_error, DecodeError)
+
+
+def _block(body: bytes) -> bytes:
+    bhead = b"BSLB" + u32le(len(body)) + u32le(crc32c_py(body))
+    return bhead + u32le(crc32c_py(bhead)) + body
+
+
+def test_record_framing_errors_are_corruption_at_the_record():
+    fp = schema_hash(Tick, "compact")
+    p = encode(make_tick(1), "compact")
+    good = b"\x00" + bytes([len(p)]) + p
+    for bad in (b"\x01" + bytes([len(p)]) + p,  # type_index 1 of 1 type
+                b"\x80\x00" + bytes([len(p)]) + p,  # not the shortest form
+                b"\x00" + bytes([len(p) + 1]) + p,  # payload past the body
+                b"\x00\x80\x80\x80\x80\x01" + p):  # payload_length of 5 bytes
+        data = _raw_log([(fp, 0)], [good, bad])  # one block: a good record, then a bad one
+        rec_at = len(data) - len(bad)
+        r = LogReader(data, [Tick])
+        got = []
+        with pytest.raises(LogCorruptError) as ei:
+            for v in r:
+                got.append(v)
+        # the records before it were returned (the block's CRCs passed); corruption at the record
+        assert got == [make_tick(1)]
+        assert ei.value.offset == rec_at and ei.value.resume_offset is None
+        assert (r.end, r.end_offset) == ("corrupt", rec_at)
+        # a valid block after it: resumed there
+        tail = _block(good)
+        r = LogReader(data + tail, [Tick])
+        assert list(r.records(on_corruption="skip")) == [make_tick(1), make_tick(1)]
+        assert [(c.offset, c.resume_offset) for c in r.corruptions] == [(rec_at, len(data))]
+        assert r.end == "clean"
+        # a block whose records do not tile its body is no place to resume at (rule 4)
+        r = LogReader(data + _block(good + bad), [Tick])
+        assert list(r.records(on_corruption="skip")) == [make_tick(1)]
+        assert [(c.offset, c.resume_offset) for c in r.corruptions] == [(rec_at, None)] and r.end == "corrupt"
+
+
+def _header(table: bytes, *, magic=b"BSLG", version=1, fmt=2, flags=0, table_length=None, crc=None) -> bytes:
+    tl = len(table) if table_length is None else table_length
+    head = magic + bytes([version, fmt]) + struct.pack("<H", flags) + u32le(tl)
+    c = crc32c_py(head + table) if crc is None else crc
+    return head + u32le(c) + table
+
+
+def test_hostile_headers_fail_cleanly_and_fast():
+    fp = schema_hash(Tick, "compact")
+    entry = struct.pack("<QI", fp, 0) + b"\x00"
+    good = _header(b"\x01" + entry)
+    assert LogReader(good).header.types[0].fingerprint == fp
+    huge_count = bytes([0xC0, 0x84, 0x3D])  # 10**6
+    cases = {
+        "short": good[:10],
+        "empty": b"",
+        "magic": _header(b"\x01" + entry, magic=b"BSLX"),
+        "version": _header(b"\x01" + entry, version=2),
+        "format": _header(b"\x01" + entry, fmt=3),
+        "flags": _header(b"\x01" + entry, flags=2),
+        "big-endian flag": _header(b"\x01" + entry, flags=1),
+        "crc": _header(b"\x01" + entry, crc=1),
+        "table_length huge": _header(b"\x01" + entry, table_length=0xFFFFFFFF),
+        "table_length 2^26 short input": _header(b"\x01" + entry, table_length=1 << 26),
+        "type_count 10**6": _header(huge_count + entry),
+        "type_count 0": _header(b"\x00"),
+        "type_count 16384 truncated": _header(b"\x80\x80\x01" + entry * 3),
+        "table truncated": _header(b"\x02" + entry + entry[:5]),
+        "table longer": _header(b"\x01" + entry + b"\x00"),
+        "description past table": _header(b"\x01" + entry[:-1] + b"\xff\xff\xff\x7f"),
+        "description length not shortest": _header(b"\x01" + entry[:-1] + b"\x80\x00"),
+        "duplicate": _header(b"\x02" + entry + entry),
+        "description not utf-8": _header(b"\x01" + entry[:-1] + b"\x02\xff\xfe"),
+    }
+    for name, data in cases.items():
+        t0 = time.perf_counter()
+        with pytest.raises(LogHeaderError) as ei:
+            LogReader(data)
+        assert time.perf_counter() - t0 < 1.0, name
+        assert isinstance(ei.value, DecodeError) and ei.value.kind in (ErrorKind.BAD_HEADER, ErrorKind.TRUNCATED)
+        assert 0 <= ei.value.offset <= max(len(data), 16), name
+
+
+def test_hostile_blocks_are_bounded():
+    fp = schema_hash(Tick, "compact")
+    header = _header(b"\x01" + struct.pack("<QI", fp, 0) + b"\x00")
+    # a block head (valid head_crc) claiming 2^28 bytes of body: torn, nothing allocated for it
+    bhead = b"BSLB" + u32le(1 << 28) + u32le(0)
+    data = header + bhead + u32le(crc32c_py(bhead)) + b"\x00" * 10
+    t0 = time.perf_counter()
+    r = LogReader(data, [Tick])
+    assert list(r) == [] and (r.end, r.end_offset) == ("torn", len(header))
+    # over max_block_bytes: corrupt
+    bhead = b"BSLB" + u32le(100) + u32le(0)
+    data = header + bhead + u32le(crc32c_py(bhead)) + b"\x01" * 100
+    r = LogReader(data, [Tick], max_block_bytes=50)
+    with pytest.raises(LogCorruptError):
+        list(r)
+    # body_length 0 and > 2^28: corrupt
+    for n in (0, (1 << 28) + 1):
+        bhead = b"BSLB" + u32le(n) + u32le(0)
+        r = LogReader(header + bhead + u32le(crc32c_py(bhead)), [Tick])
+        with pytest.raises(LogCorruptError):
+            list(r)
+    # many block magics and nothing valid: still quick
+    data = header + b"BSLB" * 20000
+    r = LogReader(data, [Tick])
+    with pytest.raises(LogCorruptError):
+        list(r)
+    assert time.perf_counter() - t0 < 5.0
+
+
+# ---------------------------------------------------------------------------
+# python -m bin_serializer cat
+
+
+def test_cat(tmp_path, capsys):
+    values = [make_tick(1), make_person(), Note(2, "ü", ["t"])]
+    path = tmp_path / "c.bslog"
+    path.write_bytes(log_bytes(values, [Tick, Person, Note], block_bytes=1))
+    import json
+    assert cli(["cat", str(path)]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [(x["type"], x["name"]) for x in lines] == [(0, "Tick"), (1, "Person"), (2, "Note")]
+    assert lines[2]["value"] == {"id": 2, "text": "ü", "tags": ["t"]}
+    assert lines[0]["value"]["timestamp_ns"] == make_tick(1).timestamp_ns
+    assert cli(["cat", str(path), "--type", "Note", "--type", "0"]) == 0
+    assert [json.loads(x)["type"] for x in capsys.readouterr().out.splitlines()] == [0, 2]
+    data = path.read_bytes()
+    blocks = blocks_of(data)
+    path.write_bytes(data[:-3])  # torn
+    assert cli(["cat", str(path)]) == 3
+    out = capsys.readouterr()
+    assert len(out.out.splitlines()) == 2 and f"torn tail at offset {blocks[-1][0]}" in out.err
+    bad = bytearray(data)
+    bad[blocks[1][0] + 17] ^= 1  # corrupt the middle block
+    path.write_bytes(bytes(bad))
+    assert cli(["cat", str(path)]) == 1
+    out = capsys.readouterr()
+    assert [json.loads(x)["type"] for x in out.out.splitlines()] == [0, 2]
+    assert f"corrupt log at offset {blocks[1][0]}" in out.err
+    path.write_bytes(b"not a log at all")
+    assert cli(["cat", str(path)]) == 2
+    assert "bad header" in capsys.readouterr().err
+    assert cli(["cat", str(tmp_path / "missing")]) == 2
+    path.write_bytes(data)
+    assert cli(["cat", str(path), "--type", "Nope"]) == 2
+    with pytest.raises(SystemExit) as ei:
+        cli(["cat"])
+    assert ei.value.code == 2
+
+
+def test_cat_stdin(tmp_path):
+    import subprocess
+    data = log_bytes([make_tick(3)], [Tick])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(bin_serializer.__file__).parents[1]), env.get("PYTHONPATH", "")])
+    p = subprocess.run([sys.executable, "-m", "bin_serializer", "cat", "-"], input=data, capture_output=True, env=env)
+    assert p.returncode == 0 and p.stdout.count(b"\n") == 1 and b'"name": "Tick"' in p.stdout
+    p = subprocess.run([sys.executable, "-m", "bin_serializer", "cat", "-"], input=data[:-1], capture_output=True,
+                       env=env)
+    assert p.returncode == 3 and p.stdout == b"" and b"torn tail" in p.stderr
+
+
+# ---------------------------------------------------------------------------
+# the market example
+
+
+def test_market_example_write_then_read(tmp_path, capsys):
+    import market_log
+    path = tmp_path / "m.bslog"
+    assert market_log.main(["--write", str(path), "1000", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Trade         350" in out and "Quote         600" in out and "Status         50" in out
+    r = LogReader(path, market_log.TYPES)
+    got = list(r)
+    assert got == [market_log.record(i) for i in range(1000)] and r.end == "clean"
+    assert market_log.record(0) == market_log.Trade(1_700_000_000_000_000_000, 99_000, 1, ord("B"))
+    assert market_log.record(19) == market_log.Status(1_700_000_000_000_019_000, "XNAS", "halt")
+    assert market_log.record(39).text == "resume"
+    assert market_log.record(7) == market_log.Quote(1_700_000_000_000_007_000, 99_993, 100_008, 92, 120)
+    assert [t.name for t in r.header.types] == ["Trade", "Quote", "Status"]
+
+
+# ---------------------------------------------------------------------------
+# user code run by decoding
+
+
+@dataclass
+class Checked:
+    n: u32
+    calls = 0
+    armed = False
+
+    def __post_init__(self) -> None:
+        type(self).calls += 1
+        if self.n == 13 and type(self).armed:
+            raise ValueError("unlucky")
+
+
+def test_post_init_runs_once_per_record_and_its_error_propagates():
+    values = [Checked(i) for i in (1, 2, 13, 4)]
+    data = log_bytes(values, [Checked])
+    Checked.calls = 0
+    Checked.armed = True
+    r = LogReader(data, [Checked])
+    got = []
+    with pytest.raises(ValueError, match="unlucky"):
+        for v in r:
+            got.append(v)
+    Checked.armed = False
+    assert [v.n for v in got] == [1, 2] and Checked.calls == 3  # each record's __post_init__ ran once
+
+
+# ---------------------------------------------------------------------------
+# both backends agree on damaged logs
+
+
+def _outcome(data: bytes, types, only=None):
+    r = LogReader(data, types, only=only)
+    got, err = [], None
+    try:
+        for v in r.records(on_corruption="skip"):
+            got.append(encode(v, "compact"))
+    except DecodeError as e:
+        err = (type(e).__name__, e.kind, e.offset)
+    return got, err, r.end, r.end_offset, [(c.offset, c.resume_offset) for c in r.corruptions]
+
+
+@pytest.mark.skipif(not _accel.available(), reason="the compiled extension is not built")
+def test_backends_agree_on_randomly_damaged_logs(backend):
+    if backend != "c":
+        pytest.skip("differential test: runs once, in the compiled-codec pass")
+    types = [Person, Note, Tick]
+    values = [make_person(), Note(1, "abc", ["x"]), make_tick(3), Note(-7, "", [])] * 40
+    data = log_bytes(values, types, block_bytes=100)
+    start = blocks_of(data)[0][0]
+    rng = random.Random(5)
+    previous = bin_serializer.backend()
+    try:
+        for round_ in range(300):
+            bad = bytearray(data)
+            for _ in range(rng.randrange(1, 4)):
+                at = rng.randrange(start, len(bad))
+                bad[at] = rng.randrange(256) if rng.random() < 0.7 else 0
+            if rng.random() < 0.3:
+                bad = bad[:rng.randrange(start, len(bad))]
+            bad = bytes(bad)
+            only = [Note] if round_ % 3 == 0 else None
+            bin_serializer.set_backend("python")
+            slow = _outcome(bad, types, only)
+            bin_serializer.set_backend("c")
+            fast = _outcome(bad, types, only)
+            assert slow == fast, round_
+    finally:
+        bin_serializer.set_backend(previous)
+
+
+# ---------------------------------------------------------------------------
+# vectors for the C++ writer to match (log_vectors/README.md)
+
+VECTORS = Path(__file__).resolve().parent / "log_vectors"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_log_vectors(fmt):
+    import market_log
+    recs = [market_log.record(i) for i in range(1000)]
+    path = VECTORS / f"market_1000.{fmt}.bslog"
+    data = log_bytes(recs, market_log.TYPES, format=fmt, descriptions=False)
+    assert data == path.read_bytes()
+    r = LogReader(path, market_log.TYPES)
+    assert list(r) == recs and r.end == "clean"
+    tick = log_bytes([SpecTick(1, 2.5), SpecTick(300, -1.0)], [SpecTick], descriptions=False)
+    assert tick == (VECTORS / "tick_example.compact.bslog").read_bytes()
+
+
+@dataclass
+class Switcher:
+    """A __post_init__ that switches the codec (dropping every cached codec) in the middle of a read."""
+    a: u32
+    b: str
+    calls = 0
+    armed = False
+
+    def __post_init__(self) -> None:
+        type(self).calls += 1
+        if type(self).armed:
+            bin_serializer.set_backend("python")
+            import gc
+            gc.collect()  # the dropped codecs are in reference cycles
+
+
+def test_codec_switched_by_user_code_during_a_read(backend):
+    values = [Switcher(i, str(i)) for i in range(50)]
+    data = log_bytes(values, [Switcher], block_bytes=64)
+    for _ in range(3):
+        bin_serializer.set_backend(backend)
+        Switcher.calls = 0
+        Switcher.armed = True
+        try:
+            r = LogReader(data, [Switcher])
+            got = list(r)
+        finally:
+            Switcher.armed = False
+        assert got == values and r.end == "clean" and Switcher.calls == 50
+
+
+def test_append_recover_cuts_a_block_with_a_bad_record_at_its_start(tmp_path):
+    fp = schema_hash(Tick, "compact")
+    p = encode(make_tick(1), "compact")
+    good = b"\x00" + bytes([len(p)]) + p
+    first = _raw_log([(fp, 0)], [good])
+    data = first + _block(good + b"\x05" + bytes([len(p)]) + p)  # type index 5 of 1
+    path = tmp_path / "r.bslog"
+    path.write_bytes(data)
+    with pytest.raises(LogCorruptError):
+        LogWriter(path, [Tick], append=True, descriptions=False)
+    with LogWriter(path, [Tick], append=True, recover=True, descriptions=False) as w:
+        w.write(make_tick(2))
+    r = LogReader(path, [Tick])
+    assert list(r) == [make_tick(1), make_tick(2)] and r.end == "clean"
+    assert path.read_bytes()[:len(first)] == first
+
+
+# ---------------------------------------------------------------------------
+# C++ -> Python: examples/market_log.cpp (BIN_SERIALIZER_MARKET_LOG_EXE, set by scripts/test.sh)
+
+
+def test_cpp_market_log_reads_and_matches_the_python_writer(tmp_path, backend):
+    exe = os.environ.get("BIN_SERIALIZER_MARKET_LOG_EXE", "")
+    if not exe:
+        pytest.skip("BIN_SERIALIZER_MARKET_LOG_EXE not set (path of example_market_log)")
+    import subprocess
+
+    import market_log
+    path = tmp_path / "cpp.bsl"
+    n = 5000
+    subprocess.run([exe, str(path), str(n)], check=True, capture_output=True, timeout=120)
+    r = LogReader(path, market_log.TYPES)
+    assert list(r) == [market_log.record(i) for i in range(n)] and r.end == "clean"
+    assert [t.name for t in r.header.types][-1].endswith("Status")
+    assert [type(v).__name__ for v in LogReader(path)][:8] == ["Trade"] * 7 + ["Quote"]  # from its descriptions
+    # the blocks (everything after the header, which holds each side's descriptions) are the same bytes
+    mine = log_bytes([market_log.record(i) for i in range(n)], market_log.TYPES)
+    theirs = path.read_bytes()
+    assert theirs[r.header.data_offset:] == mine[LogReader(mine).header.data_offset:]
