@@ -39,8 +39,8 @@ namespace bin_serializer {
 enum class log_flush : std::uint8_t { record, block, manual };
 
 struct log_write_options {
-  // A block is sealed once its body holds at least this many bytes (at most
-  // 2^27; a larger record gets a block of its own).
+  // A block is sealed once its body holds at least this many bytes: the
+  // record that reaches it is the block's last (at most 2^27).
   std::size_t block_bytes = 4096;
   log_flush flush = log_flush::block;
   // Embed each type's schema_json description in the header (a log any tool
