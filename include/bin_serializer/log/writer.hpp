@@ -115,11 +115,9 @@ public:
                   "there (the log's header lists its types)");
     constexpr std::size_t index = Schema::template index_of<T>();
     constexpr std::size_t index_bytes = detail::log::varint_size(index);
-    if (dead_) [[unlikely]]
-      return false;
     auto& t = target();
-    if (block_at_ == npos) [[unlikely]] {
-      if (!open_block(t)) return false;
+    if (block_at_ == npos) [[unlikely]] { // no open block (or a dead writer: never one)
+      if (dead_ || !open_block(t)) return false;
     }
     const std::size_t at = t.size();
     if (!t.reserve(at + index_bytes + 1)) [[unlikely]]
@@ -143,9 +141,8 @@ public:
       return false;
     }
     ++records_;
-    if (o_.flush == log_flush::record) return seal() && flush_output();
-    if (t.size() - block_at_ - log_block_header_size >= o_.block_bytes) [[unlikely]]
-      return seal() && (o_.flush != log_flush::block || flush_output());
+    if (t.size() >= seal_at_) [[unlikely]] // the block is full (always, for log_flush::record)
+      return seal() && (o_.flush == log_flush::manual || flush_output());
     return true;
   }
 
@@ -204,6 +201,7 @@ private:
     err_ = {c, at};
     io_failed_ = true;
     dead_ = true;
+    block_at_ = npos;
     return false;
   }
 
@@ -215,6 +213,7 @@ private:
     std::memset(reinterpret_cast<unsigned char*>(t.data()) + at, 0, log_block_header_size);
     t.commit_size(at + log_block_header_size);
     block_at_ = at;
+    seal_at_ = o_.flush == log_flush::record ? 0 : at + log_block_header_size + o_.block_bytes;
     return true;
   }
 
@@ -310,6 +309,7 @@ private:
   log_write_options o_;
   [[no_unique_address]] std::conditional_t<in_place, std::byte, Buffer> stage_{};
   std::size_t block_at_ = npos;
+  std::size_t seal_at_ = 0; // seal once the target holds this many bytes
   std::uint64_t records_ = 0;
   std::uint64_t cut_ = 0;
   error err_{};
