@@ -46,8 +46,7 @@ const std::vector<log_test::record>& records() {
 template <class W>
 bool write_all(W& w) {
   bool ok = true;
-  for (const auto& r : records())
-    ok &= std::visit([&w](const auto& v) { return w.write(v); }, r);
+  for (const auto& r : records()) ok &= std::visit([&w](const auto& v) { return w.write(v); }, r);
   return ok;
 }
 

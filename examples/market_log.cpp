@@ -116,8 +116,7 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(log.end_offset()));
     return 1;
   }
-  const double per_record =
-      static_cast<double>(file.size() - header) / static_cast<double>(count);
+  const double per_record = static_cast<double>(file.size() - header) / static_cast<double>(count);
   std::printf("%s: %llu records (%llu Trade, %llu Quote, %llu Status), %zu bytes, "
               "header %zu bytes, %.2f bytes per record\n",
               path.c_str(), static_cast<unsigned long long>(count),

@@ -897,8 +897,8 @@ TEST(MessageMaxSize, FixedBufferOfThatSizeHoldsTheLargestMessage) {
 // reads compact (and portable, native) messages, instead of skipping every
 // one; naming another format is a schema_mismatch that says "format".
 TEST(Message, FormatComesFromTheHeader) {
-  for (const bs::wire_format f : {bs::wire_format::native, bs::wire_format::portable,
-                                  bs::wire_format::compact}) {
+  for (const bs::wire_format f :
+       {bs::wire_format::native, bs::wire_format::portable, bs::wire_format::compact}) {
     bs::Buffer stream;
     const Person person = workloads::make_person();
     const Tick tick = workloads::make_tick(7);

@@ -98,12 +98,13 @@ outcome check_prefix(const std::string& path) {
 }
 
 void crash_many(output how, bs::log_flush policy, int rounds) {
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("bs_crash_" + std::to_string(::getpid()) + "_" +
-                             std::to_string(static_cast<int>(how)) +
-                             std::to_string(static_cast<int>(policy))))
-                               .string();
-  std::mt19937 rng(static_cast<unsigned>(1234 + static_cast<int>(policy) * 7 + static_cast<int>(how)));
+  const std::string path =
+      (std::filesystem::temp_directory_path() /
+       ("bs_crash_" + std::to_string(::getpid()) + "_" + std::to_string(static_cast<int>(how)) +
+        std::to_string(static_cast<int>(policy))))
+          .string();
+  std::mt19937 rng(
+      static_cast<unsigned>(1234 + static_cast<int>(policy) * 7 + static_cast<int>(how)));
   std::size_t torn = 0, total = 0, nonempty = 0;
   useconds_t base = 0; // grows while kills land before any record (slow hosts, emulators)
   for (int round = 0; round < rounds; ++round) {
@@ -159,6 +160,8 @@ int rounds() {
 TEST(LogCrash, FdFlushPerRecord) { crash_many(output::fd, bs::log_flush::record, rounds()); }
 TEST(LogCrash, FdFlushPerBlock) { crash_many(output::fd, bs::log_flush::block, rounds()); }
 TEST(LogCrash, FdFlushManual) { crash_many(output::fd, bs::log_flush::manual, rounds()); }
-TEST(LogCrash, MappedFlushPerRecord) { crash_many(output::mapped, bs::log_flush::record, rounds()); }
+TEST(LogCrash, MappedFlushPerRecord) {
+  crash_many(output::mapped, bs::log_flush::record, rounds());
+}
 TEST(LogCrash, MappedFlushPerBlock) { crash_many(output::mapped, bs::log_flush::block, rounds()); }
 TEST(LogCrash, MappedFlushManual) { crash_many(output::mapped, bs::log_flush::manual, rounds()); }

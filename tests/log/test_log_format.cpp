@@ -44,9 +44,7 @@ struct Tick {
 using tick_log = bs::log_schema<bs::compact, Tick>;
 using market_compact = log_test::market_schema<bs::compact>;
 
-std::vector<std::byte> bytes_of(const bs::Buffer& b) {
-  return {b.data(), b.data() + b.size()};
-}
+std::vector<std::byte> bytes_of(const bs::Buffer& b) { return {b.data(), b.data() + b.size()}; }
 
 std::string le32(std::uint32_t v) {
   std::string s;
@@ -129,12 +127,13 @@ TEST(LogFormat, GoldenTickLog) {
   std::string fp;
   for (int i = 0; i < 8; ++i)
     fp += std::string(1, static_cast<char>(bs::schema_hash_v<Tick, bs::compact> >> (8 * i)));
-  const std::string table_bytes = std::string("\x01", 1) + fp + std::string(4, '\0') + std::string(1, '\0');
+  const std::string table_bytes =
+      std::string("\x01", 1) + fp + std::string(4, '\0') + std::string(1, '\0');
   ASSERT_EQ(table_bytes.size(), 14U);
   std::string head = std::string("BSLG\x01\x02\x00\x00", 8) + le32(14);
   head += le32(bs::crc32c::extend(bs::crc32c::compute(head.data(), 12), table_bytes.data(), 14));
-  const std::string body = unhex_string("0009010000000000000440") +
-                           unhex_string("000aac02000000000000f0bf");
+  const std::string body =
+      unhex_string("0009010000000000000440") + unhex_string("000aac02000000000000f0bf");
   std::string block = std::string("BSLB") + le32(static_cast<std::uint32_t>(body.size())) +
                       le32(bs::crc32c::compute(body.data(), body.size()));
   block += le32(bs::crc32c::compute(block.data(), 12));
@@ -143,7 +142,8 @@ TEST(LogFormat, GoldenTickLog) {
   // Two bytes of framing per record: the type index and the length.
   EXPECT_EQ(body.size(), 2 + 9 + 2 + 10U);
   // The checked-in vector (read by the Python package too).
-  const auto golden = read_file(std::string(BIN_SERIALIZER_SPEC_DIR) + "/vectors/log/tick_compact.bsl");
+  const auto golden =
+      read_file(std::string(BIN_SERIALIZER_SPEC_DIR) + "/vectors/log/tick_compact.bsl");
   EXPECT_EQ(hex(std::as_bytes(std::span(golden))), hex(buf.bytes()));
 }
 
@@ -354,9 +354,24 @@ log_test::record decode_any(R& r, const bs::log_record& rec) {
   log_test::record out;
   bool ok = false;
   switch (rec.type) {
-  case 0: { Trade v; ok = r.decode(rec, v); out = v; break; }
-  case 1: { Quote v; ok = r.decode(rec, v); out = v; break; }
-  case 2: { Status v; ok = r.decode(rec, v); out = v; break; }
+  case 0: {
+    Trade v;
+    ok = r.decode(rec, v);
+    out = v;
+    break;
+  }
+  case 1: {
+    Quote v;
+    ok = r.decode(rec, v);
+    out = v;
+    break;
+  }
+  case 2: {
+    Status v;
+    ok = r.decode(rec, v);
+    out = v;
+    break;
+  }
   default: break;
   }
   EXPECT_TRUE(ok) << "record at " << rec.offset;
@@ -399,7 +414,8 @@ TEST(LogEnd, TruncatedAtEveryOffsetOfTheLastBlocks) {
     const std::size_t expect = cut == full.size() ? 600 : whole;
     ASSERT_EQ(got.size(), expect) << "cut at " << cut;
     expect_prefix<market_compact>(got, expect);
-    ASSERT_EQ(r.end(), boundary || cut == blocks[blocks.size() - 2] ? log_end::clean : log_end::torn)
+    ASSERT_EQ(r.end(),
+              boundary || cut == blocks[blocks.size() - 2] ? log_end::clean : log_end::torn)
         << "cut at " << cut;
     if (r.end() == log_end::torn) {
       EXPECT_EQ(r.end_offset(), cut < blocks.back() ? blocks[blocks.size() - 2] : blocks.back());
@@ -558,9 +574,11 @@ TEST(LogHostile, BadHeaders) {
   EXPECT_EQ(open_with(patched(0, 'X')), (bs::error{errc::bad_header, 0}));
   EXPECT_EQ(open_with(patched(4, 2)), (bs::error{errc::bad_header, 4}));
   EXPECT_EQ(open_with(patched(5, 9)), (bs::error{errc::bad_header, 5}));
-  EXPECT_EQ(open_with(patched(6, 1)), (bs::error{errc::bad_header, 6})); // big-endian flag on compact
+  EXPECT_EQ(open_with(patched(6, 1)),
+            (bs::error{errc::bad_header, 6})); // big-endian flag on compact
   EXPECT_EQ(open_with(patched(7, 1)), (bs::error{errc::bad_header, 6}));
-  EXPECT_EQ(open_with(patched(20, g[20] == std::byte{0} ? 1 : 0)), (bs::error{errc::bad_header, 12}));
+  EXPECT_EQ(open_with(patched(20, g[20] == std::byte{0} ? 1 : 0)),
+            (bs::error{errc::bad_header, 12}));
   // table_length of 2^26 (the limit) on a short input: truncated, no allocation of it.
   auto huge = g;
   huge[8] = huge[9] = huge[10] = std::byte{0};
@@ -570,15 +588,18 @@ TEST(LogHostile, BadHeaders) {
   EXPECT_EQ(open_with(huge), (bs::error{errc::bad_header, 8}));
   // Hand-made tables with a valid CRC: no types, too many, duplicates, trailing bytes.
   auto with_table = [](std::string table) {
-    std::string head = std::string("BSLG\x01\x02\x00\x00", 8) + le32(static_cast<std::uint32_t>(table.size()));
-    head += le32(bs::crc32c::extend(bs::crc32c::compute(head.data(), 12), table.data(), table.size()));
+    std::string head =
+        std::string("BSLG\x01\x02\x00\x00", 8) + le32(static_cast<std::uint32_t>(table.size()));
+    head +=
+        le32(bs::crc32c::extend(bs::crc32c::compute(head.data(), 12), table.data(), table.size()));
     const std::string all = head + table;
     const auto* p = reinterpret_cast<const std::byte*>(all.data());
     return std::vector<std::byte>(p, p + all.size());
   };
   const std::string entry = std::string(12, '\x07') + std::string(1, '\0');
   EXPECT_EQ(open_with(with_table(std::string(1, '\0'))), (bs::error{errc::bad_header, 16}));
-  EXPECT_EQ(open_with(with_table("\x81\x80\x01" + entry)), (bs::error{errc::bad_header, 16})); // 16385 types
+  EXPECT_EQ(open_with(with_table("\x81\x80\x01" + entry)),
+            (bs::error{errc::bad_header, 16})); // 16385 types
   EXPECT_EQ(open_with(with_table("\x02" + entry + entry)), (bs::error{errc::bad_header, 16}));
   EXPECT_EQ(open_with(with_table("\x01" + entry + "x")), (bs::error{errc::bad_header, 16 + 14}));
   EXPECT_EQ(open_with(with_table("\x02" + entry)), (bs::error{errc::bad_header, 16 + 14}));
@@ -642,7 +663,8 @@ TEST(LogWriter, FailedRecordLeavesNoTrace) {
 template <bs::options Opts>
 void python_vector(const char* name) {
   using Sx = log_test::market_schema<Opts>;
-  const std::string path = std::string(BIN_SERIALIZER_SPEC_DIR) + "/../python/tests/log_vectors/" + name;
+  const std::string path =
+      std::string(BIN_SERIALIZER_SPEC_DIR) + "/../python/tests/log_vectors/" + name;
   const std::string bytes = read_file(path);
   ASSERT_FALSE(bytes.empty()) << path;
   if constexpr (Opts.format == bs::wire_format::native) {

@@ -38,7 +38,8 @@ inline constexpr auto tables = make_tables();
 
 // Slicing-by-8 on the raw (unconditioned) register; bytes are read one by
 // one into a little-endian word, so big-endian hosts get the same values.
-inline std::uint32_t update_table(std::uint32_t crc, const unsigned char* p, std::size_t n) noexcept {
+inline std::uint32_t update_table(std::uint32_t crc, const unsigned char* p,
+                                  std::size_t n) noexcept {
   while (n >= 8) {
     const std::uint32_t lo = crc ^ (std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 |
                                     std::uint32_t{p[2]} << 16 | std::uint32_t{p[3]} << 24);
@@ -87,7 +88,7 @@ inline constexpr auto shift_lane = make_shift(lane);
 inline constexpr auto shift_two_lanes = make_shift(2 * lane);
 
 [[gnu::target("sse4.2")]] inline std::uint32_t update_hw(std::uint32_t crc, const unsigned char* p,
-                                                        std::size_t n) noexcept {
+                                                         std::size_t n) noexcept {
   std::uint64_t c0 = crc;
   while (n >= 3 * lane) {
     std::uint64_t c1 = 0, c2 = 0;
@@ -140,7 +141,8 @@ inline bool cpu_has_crc32c() noexcept {
 }
 
 // The CRC of n bytes at p following bytes whose CRC is `crc` (0: none).
-[[nodiscard]] inline std::uint32_t extend(std::uint32_t crc, const void* p, std::size_t n) noexcept {
+[[nodiscard]] inline std::uint32_t extend(std::uint32_t crc, const void* p,
+                                          std::size_t n) noexcept {
   const auto* bytes = static_cast<const unsigned char*>(p);
   crc = ~crc;
 #ifdef BIN_SERIALIZER_CRC32C_X86

@@ -45,7 +45,7 @@ int open_log_for_append(const char* path, error& e, log_write_options o = {},
     e = why;
     return -1;
   };
-  struct stat st {};
+  struct stat st{};
   if (::fstat(fd, &st) != 0) return fail({errc::io_error, 0});
   if (st.st_size == 0) {
     const std::string h = detail::log::header_bytes<Schema>(o.descriptions);

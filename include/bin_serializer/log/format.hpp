@@ -134,8 +134,8 @@ inline std::size_t put_varint(unsigned char* p, std::uint32_t v) noexcept {
 
 // Reads a shortest-form varint of at most max_bytes bytes from [p, end).
 // Returns the bytes it took, 0 if it is cut short, too long or not shortest.
-inline std::size_t get_varint(const unsigned char* p, const unsigned char* end,
-                              std::uint32_t& v, std::size_t max_bytes) noexcept {
+inline std::size_t get_varint(const unsigned char* p, const unsigned char* end, std::uint32_t& v,
+                              std::size_t max_bytes) noexcept {
   if (p != end && *p < 0x80) [[likely]] {
     v = *p;
     return 1;
@@ -217,13 +217,13 @@ struct file_header {
 
 // Checks the 16 fixed bytes (not the CRC, which covers the table too). On
 // failure `bad_at` is the offset of the first wrong field.
-inline bool parse_fixed_header(const unsigned char* p, file_header& h, std::size_t& bad_at) noexcept {
+inline bool parse_fixed_header(const unsigned char* p, file_header& h,
+                               std::size_t& bad_at) noexcept {
   if (get_le<std::uint32_t>(p) != log_magic) return bad_at = 0, false;
   if (p[4] != log_version) return bad_at = 4, false;
   bool host_layout = false;
-  if (!detail::all_formats::with(p[5], [&host_layout](auto f) {
-        host_layout = decltype(f)::host_layout;
-      }))
+  if (!detail::all_formats::with(
+          p[5], [&host_layout](auto f) { host_layout = decltype(f)::host_layout; }))
     return bad_at = 5, false;
   h.format = static_cast<wire_format>(p[5]);
   h.flags = get_le<std::uint16_t>(p + 6);
@@ -272,10 +272,10 @@ enum class block_state : std::uint8_t {
   zero_magic,   // magic still 0: a block never published
   bad_magic,
   bad_head_crc,
-  too_long,     // body_length 0 or over the limit
-  body_short,   // header valid, body runs past the input
+  too_long,   // body_length 0 or over the limit
+  body_short, // header valid, body runs past the input
   bad_body_crc,
-  bad_record,   // checksums pass, records do not (a writer bug or a forgery)
+  bad_record, // checksums pass, records do not (a writer bug or a forgery)
 };
 
 // Checks the block at p (avail bytes from p on). On valid, body_length is set.
@@ -286,11 +286,13 @@ inline block_state check_block(const unsigned char* p, std::size_t avail, std::s
   bad_at = 0;
   if (avail < log_block_header_size) return block_state::short_header;
   const auto magic = get_le<std::uint32_t>(p);
-  if (magic != log_block_magic) return magic == 0 ? block_state::zero_magic : block_state::bad_magic;
+  if (magic != log_block_magic)
+    return magic == 0 ? block_state::zero_magic : block_state::bad_magic;
   if (crc32c::compute(p, 12) != get_le<std::uint32_t>(p + 12))
     return bad_at = 12, block_state::bad_head_crc;
   const auto len = get_le<std::uint32_t>(p + 4);
-  if (len == 0 || len > log_max_body_length || len > max_body) return bad_at = 4, block_state::too_long;
+  if (len == 0 || len > log_max_body_length || len > max_body)
+    return bad_at = 4, block_state::too_long;
   if (len > avail - log_block_header_size) return bad_at = 4, block_state::body_short;
   const unsigned char* body = p + log_block_header_size;
   if (crc32c::compute(body, len) != get_le<std::uint32_t>(p + 8))
@@ -303,7 +305,8 @@ inline block_state check_block(const unsigned char* p, std::size_t avail, std::s
   while (q != end) {
     std::uint32_t index = 0, length = 0;
     const std::size_t a = get_varint(q, end, index, type_index_max_bytes);
-    if (a == 0 || index >= type_count) return bad_at = static_cast<std::size_t>(q - p), block_state::bad_record;
+    if (a == 0 || index >= type_count)
+      return bad_at = static_cast<std::size_t>(q - p), block_state::bad_record;
     const std::size_t b = get_varint(q + a, end, length, length_max_bytes);
     if (b == 0 || length > static_cast<std::size_t>(end - q) - a - b)
       return bad_at = static_cast<std::size_t>(q - p), block_state::bad_record;

@@ -177,9 +177,10 @@ public:
   // From a source with std::size_t read_some(void*, std::size_t) (0 at the
   // end): fd_reader, istream_reader (log_stream_reader). The source is borrowed.
   template <class Src>
-    requires(Streamed && requires(Src& s, std::byte* p, std::size_t n) {
-      { s.read_some(p, n) } -> std::convertible_to<std::size_t>;
-    })
+    requires(Streamed &&
+             requires(Src& s, std::byte* p, std::size_t n) {
+               { s.read_some(p, n) } -> std::convertible_to<std::size_t>;
+             })
   explicit basic_log_reader(Src& source, log_read_options o = {}) : o_(o) {
     win_.attach(source);
     open();
@@ -453,8 +454,10 @@ private:
       block_end_ = valid_end_ = pos_ + len;
       return true;
     }
-    if (win_.source_failed()) return stop(log_end::failed, errc::io_error, static_cast<std::size_t>(x), x);
-    if (win_.avail(x) == 0) return stop(log_end::clean, errc::end_of_stream, static_cast<std::size_t>(x), x);
+    if (win_.source_failed())
+      return stop(log_end::failed, errc::io_error, static_cast<std::size_t>(x), x);
+    if (win_.avail(x) == 0)
+      return stop(log_end::clean, errc::end_of_stream, static_cast<std::size_t>(x), x);
     return classify(x, st, bad);
   }
 
@@ -477,8 +480,10 @@ private:
       q += n;
       if (q - x > log_block_header_size) win_.release(q - log_block_header_size);
     }
-    if (win_.source_failed()) return stop(log_end::failed, errc::io_error, static_cast<std::size_t>(q), x);
-    if (win_.avail(q) == 0) return stop(log_end::clean, errc::end_of_stream, static_cast<std::size_t>(x), x);
+    if (win_.source_failed())
+      return stop(log_end::failed, errc::io_error, static_cast<std::size_t>(q), x);
+    if (win_.avail(q) == 0)
+      return stop(log_end::clean, errc::end_of_stream, static_cast<std::size_t>(x), x);
     // Rule 4: a valid block further on.
     const std::uint64_t found = find_valid_after(x + 1 > q ? x + 1 : q);
     const auto at = static_cast<std::size_t>(x + bad);
@@ -494,10 +499,11 @@ private:
   }
 
   static const unsigned char* find_magic(const unsigned char* p, std::size_t n,
-                                        const unsigned char (&m)[4]) noexcept {
+                                         const unsigned char (&m)[4]) noexcept {
     const unsigned char* const end = p + n;
     while (end - p >= 4) {
-      const auto* c = static_cast<const unsigned char*>(std::memchr(p, m[0], static_cast<std::size_t>(end - p) - 3));
+      const auto* c = static_cast<const unsigned char*>(
+          std::memchr(p, m[0], static_cast<std::size_t>(end - p) - 3));
       if (c == nullptr) return nullptr;
       if (std::memcmp(c, m, 4) == 0) return c;
       p = c + 1;

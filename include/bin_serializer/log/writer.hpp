@@ -276,8 +276,7 @@ private:
     // Only the header's own checks pass above; every type must be the Schema's, in order.
     const auto types = in.types();
     bool same = types.size() == Schema::count;
-    for (std::size_t i = 0; same && i < types.size(); ++i)
-      same = in.schema_index(i) == i;
+    for (std::size_t i = 0; same && i < types.size(); ++i) same = in.schema_index(i) == i;
     if (!same) {
       err_ = error::schema(log_header_size, mismatch::fingerprint, 0, 0);
       dead_ = true;
