@@ -329,9 +329,8 @@ BIN_SERIALIZER_INLINE std::size_t decode_present(const std::byte* p, std::uint64
       // moves by a constant and what follows does not wait for these bytes.
       auto ends = [&]<std::size_t N>(std::integral_constant<std::size_t, N>)
                       BIN_SERIALIZER_LAMBDA_INLINE -> std::size_t {
-        v = gather7(N == 8 ? w
-                           : w & ((std::uint64_t{1} << (8 * (N % 8))) -
-                                  1)); // N % 8: no shift by 64 in the unused arm
+        // (N % 8: the arm not taken for N == 8 must not shift by 64 either.)
+        v = gather7(N == 8 ? w : w & ((std::uint64_t{1} << (8 * (N % 8))) - 1));
         return ((w >> (8 * (N - 1))) & 0xFFU) != 0 ? N : 0; // a last byte of 0: not the shortest
       };
       using K = std::size_t;
