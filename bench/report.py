@@ -329,6 +329,7 @@ def main():
     machine = load_json(os.path.join(raw, "machine.json")) or {}
     ctx_c, compare = load_gb(os.path.join(raw, "compare.json"))
     ctx_s, stress = load_gb(os.path.join(raw, "stress.json"))
+    _, logs = load_gb(os.path.join(raw, "log.json"))
     ctx_p, peers_gb = load_gb(os.path.join(raw, "peers.json"))
     meta = load_json(os.path.join(raw, "peers_meta.json")) or {}
     lat = load_json(os.path.join(raw, "latency.json"))
@@ -515,6 +516,38 @@ def main():
         md.append(table(["Benchmark", "CPU time", "cv", "Ticks", "Throughput", "× memcpy batch", "allocs/iter",
                          "What"], rows))
         md.append("")
+
+    # ---------------- record logs ----------------
+    if logs:
+        md.append("## benchmark_log: record logs (docs/logs.md)\n")
+        md.append("100,000 records of the market mix (35 % Trade, 60 % Quote, 5 % Status), compact, "
+                  "per iteration; the log rows include the type index, the length, both CRCs per block "
+                  "and every check. The bare rows are the floor: the same payloads back to back, no "
+                  "framing, decoded with their types known.\n")
+        rows = []
+        for name, base, what in (
+                ("BM_Log_BarePayload_Write", None, "payloads alone into a reused Buffer"),
+                ("BM_Log_Write_Buffer", "BM_Log_BarePayload_Write", "log_writer into a reused Buffer"),
+                ("BM_Log_Write_MappedFile", "BM_Log_BarePayload_Write", "log_writer into a MappedFile"),
+                ("BM_Log_BarePayload_Read", None, "payloads alone, types known"),
+                ("BM_Log_Read_Buffer", "BM_Log_BarePayload_Read", "log_reader::visit from a Buffer"),
+                ("BM_Log_Read_MappedFile", "BM_Log_BarePayload_Read", "log_reader::visit from a MappedFile")):
+            if name not in logs:
+                continue
+            t = cpu(logs, name)
+            ips = counter(logs, name, "items_per_second")
+            per = counter(logs, name, "bytes_per_record")
+            rows.append([f"`{name}`", f"{ips / 1e6:.1f} M/s" if ips else "–",
+                         f"{1e9 / ips:.1f} ns" if ips else "–",
+                         fmt_ratio(ratio(t, cpu(logs, base)) if base and base in logs else None),
+                         f"{per:.2f}" if per else "–", what])
+        md.append(table(["Benchmark", "Records", "Per record", "× bare", "Bytes/record", "What"], rows))
+        md.append("")
+        crc = [(n, counter(logs, n, "bytes_per_second")) for n in ("BM_Crc32c/21", "BM_Crc32c/4096")
+               if n in logs]
+        if crc:
+            md.append("CRC32C: " + ", ".join(f"{n.split('/')[1]} bytes at {fmt_rate(v)}" for n, v in crc) +
+                      " (why the log checks blocks, not records).\n")
 
     # ---------------- latency ----------------
     if lat:

@@ -110,7 +110,7 @@ step "configure (preset bench)"
 cmake --preset bench -DBENCH_ZPP_BITS_DIR="${ZPP_BITS_DIR:-}" -DBENCH_YLT_DIR="${YLT_DIR:-}"
 step "build"
 cmake --build --preset bench --parallel "$jobs" \
-  --target benchmark_compare benchmark_stress benchmark_latency benchmark_peers
+  --target benchmark_compare benchmark_stress benchmark_latency benchmark_peers benchmark_log
 BIN="$ROOT/build/bench/bench"
 # Optional: only configured when gRPC++ and grpc_cpp_plugin are installed.
 have_grpc=0
@@ -157,6 +157,7 @@ run_suite() { # name, binary, min_time, extra args...
 
 run_suite compare "$BIN/benchmark_compare" "$min_time"
 run_suite stress "$BIN/benchmark_stress" "$min_time"
+run_suite log "$BIN/benchmark_log" "$min_time"
 
 step "latency ($samples samples per path)"
 t0=$SECONDS
