@@ -16,50 +16,19 @@
 #include <string>
 #include <variant>
 
+#include "workloads/market.hpp"
+
 namespace bs = bin_serializer;
 
-struct Trade {
-  std::uint64_t ts = 0;
-  std::int64_t px = 0;
-  std::uint32_t qty = 0;
-  char side = 0;
-  bool operator==(const Trade&) const = default;
-};
-struct Quote {
-  std::uint64_t ts = 0;
-  std::int64_t bid = 0, ask = 0;
-  std::uint32_t bsz = 0, asz = 0;
-  bool operator==(const Quote&) const = default;
-};
-struct Status {
-  std::uint64_t ts = 0;
-  std::string venue, text;
-  bool operator==(const Status&) const = default;
-};
+using workloads::Quote;
+using workloads::Status;
+using workloads::Trade;
 
 // The one place that says what the log holds, and in which format.
 using market_log = bs::log_schema<bs::compact, Trade, Quote, Status>;
 
-namespace {
-
-using record = std::variant<Trade, Quote, Status>;
-
-// Record i of the mix (python/examples/market_log.py has the same generator).
-record market(std::uint64_t i) {
-  const std::uint64_t k = i % 20;
-  const std::uint64_t ts = 1'700'000'000'000'000'000ULL + i * 1000;
-  if (k < 7)
-    return Trade{ts, static_cast<std::int64_t>(100'000 + (i * 7919) % 2000) - 1000,
-                 static_cast<std::uint32_t>(1 + (i * 31) % 500), i % 2 == 0 ? 'B' : 'S'};
-  if (k < 19)
-    return Quote{ts, static_cast<std::int64_t>(100'000 - (i % 50)),
-                 static_cast<std::int64_t>(100'001 + (i % 50)),
-                 static_cast<std::uint32_t>(1 + (i * 13) % 1000),
-                 static_cast<std::uint32_t>(1 + (i * 17) % 1000)};
-  return Status{ts, "XNAS", (i / 20) % 2 == 0 ? "halt" : "resume"};
-}
-
-} // namespace
+using record = workloads::market_record;
+using workloads::market; // record i of the mix
 
 int main(int argc, char** argv) {
   const std::string path =

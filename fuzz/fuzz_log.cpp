@@ -18,22 +18,15 @@
 #include <variant>
 #include <vector>
 
+#include "workloads/market.hpp"
+
 namespace {
 
 namespace bs = bin_serializer;
 
-struct Fix {
-  std::uint64_t ts = 0;
-  std::int64_t px = 0;
-  std::uint32_t qty = 0;
-  char side = 0;
-  bool operator==(const Fix&) const = default;
-};
-struct Text {
-  std::uint64_t ts = 0;
-  std::string venue, text;
-  bool operator==(const Text&) const = default;
-};
+// Two of the market mix's types: a fixed-size one and one with strings.
+using Fix = workloads::Trade;
+using Text = workloads::Status;
 using S = bs::log_schema<bs::compact, Fix, Text>;
 using record = std::variant<Fix, Text>;
 

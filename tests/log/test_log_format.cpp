@@ -107,6 +107,7 @@ TEST(LogCrc32c, CheckValueAndBothPathsAgree) {
   for (auto& c : v) c = static_cast<unsigned char>(g());
   for (std::size_t n : {1U, 7U, 8U, 9U, 767U, 768U, 769U, 2303U, 2304U, 2305U, 4096U, 8999U})
     for (std::size_t off : {0U, 1U, 5U}) {
+      if (off + n > v.size()) continue;
       const auto a = bs::crc32c::compute(v.data() + off, n);
       EXPECT_EQ(a, bs::crc32c::compute_portable(v.data() + off, n)) << n << " at " << off;
       EXPECT_EQ(a, bs::crc32c::extend(bs::crc32c::compute(v.data() + off, n / 3),
