@@ -206,11 +206,11 @@ public:
 
   // The next record, whatever its type. False at the end (see end()).
   BIN_SERIALIZER_INLINE bool next(log_record& rec) {
-    if (pos_ == block_end_) [[unlikely]] {
+    if (cur_ == block_stop_) [[unlikely]] {
       if (!enter_block()) return false;
     }
-    const unsigned char* p = win_.at(pos_);
-    const unsigned char* const end = win_.at(block_end_);
+    const unsigned char* const p = cur_;
+    const unsigned char* const end = block_stop_;
     std::uint32_t index = 0, length = 0;
     std::size_t a = 1, b = 1;
     // A record's structure is checked as it is read (the block's CRCs passed,
@@ -225,15 +225,15 @@ public:
         return bad_record();
     }
     const auto room = static_cast<std::size_t>(end - p) - a - b;
-    if (index >= map_.size() || length > room) [[unlikely]]
+    if (index >= map_size_ || length > room) [[unlikely]]
       return bad_record();
     rec.file_type = index;
     rec.type = map_[index];
-    rec.offset = pos_;
-    rec.payload_offset = pos_ + a + b;
+    rec.offset = offset_of(p);
+    rec.payload_offset = rec.offset + a + b;
     rec.payload = {reinterpret_cast<const std::byte*>(p + a + b), length};
     rec.readable = room;
-    pos_ += a + b + length;
+    cur_ = p + a + b + length;
     ++records_;
     return true;
   }
@@ -288,7 +288,8 @@ public:
   // After log_end::corrupt: goes on at the next valid block. False if none.
   bool resume() noexcept {
     if (end_ != log_end::corrupt || resume_at_ == npos64) return false;
-    pos_ = block_end_ = resume_at_;
+    block_end_ = resume_at_;
+    cur_ = block_stop_ = nullptr; // the next call enters the block at resume_at_
     resume_at_ = npos64;
     end_ = log_end::none;
     err_ = {};
@@ -318,11 +319,16 @@ private:
     return ok;
   }
 
+  // The log offset of a byte of the current block.
+  [[nodiscard]] std::uint64_t offset_of(const unsigned char* p) const noexcept {
+    return block_end_ - static_cast<std::uint64_t>(block_stop_ - p);
+  }
+
   // A record that does not fit its block (or names no type of the table):
   // corruption there; resume() goes on at the next valid block.
   BIN_SERIALIZER_NOINLINE bool bad_record() {
-    const std::uint64_t x = pos_;
-    pos_ = block_end_;
+    const std::uint64_t x = offset_of(cur_);
+    cur_ = block_stop_ = nullptr;
     const std::uint64_t found = find_valid_after(block_end_);
     resume_at_ = found;
     return stop(log_end::corrupt, errc::corrupt, static_cast<std::size_t>(x), x);
@@ -412,7 +418,8 @@ private:
       (void)stop(log_end::failed, error::schema(6, mismatch::flags, mine.flags, h.flags), 0);
       return;
     }
-    pos_ = block_end_ = valid_end_ = log_header_size + h.table_length;
+    block_end_ = valid_end_ = log_header_size + h.table_length;
+    map_size_ = map_.size();
   }
 
   static detail::log::file_header expected_header() noexcept {
@@ -450,8 +457,9 @@ private:
     std::size_t bad = 0;
     const auto st = check_at(x, len, bad, false); // records are checked as read
     if (st == detail::log::block_state::valid) [[likely]] {
-      pos_ = x + log_block_header_size;
-      block_end_ = valid_end_ = pos_ + len;
+      block_end_ = valid_end_ = x + log_block_header_size + len;
+      cur_ = win_.at(x + log_block_header_size); // the window holds the whole block until the next
+      block_stop_ = cur_ + len;
       return true;
     }
     if (win_.source_failed())
@@ -537,7 +545,11 @@ private:
   std::string table_;
   std::vector<log_type_info> types_;
   std::vector<std::size_t> map_;
-  std::uint64_t pos_ = 0;
+  // Within the current block: the next record and the block's end. The
+  // window does not move while a block is read (it refills only between).
+  const unsigned char* cur_ = nullptr;
+  const unsigned char* block_stop_ = nullptr;
+  std::size_t map_size_ = 0;
   std::uint64_t block_end_ = 0;
   std::uint64_t valid_end_ = 0;
   std::uint64_t end_at_ = 0;
