@@ -71,8 +71,12 @@ def fast_construct_ok(cls: type, names: list) -> bool:
     """Whether an instance can be made with object.__new__ and attribute
     stores instead of calling the class: its __init__ is the one @dataclass
     generated (parameters = the wire fields, in order), nothing runs after it
-    (__post_init__), and attribute stores are plain."""
+    (__post_init__), and attribute stores are plain. Calling the class must
+    do nothing else either: no metaclass __call__, not abstract (calling an
+    abstract class raises)."""
     if getattr(cls, "__post_init__", None) is not None:
+        return False
+    if type(cls).__call__ is not type.__call__ or getattr(cls, "__abstractmethods__", None):
         return False
     if cls.__new__ is not object.__new__:
         return False
