@@ -18,7 +18,7 @@ import dataclasses
 import gc
 import io
 import sys
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 
 import pytest
 
@@ -165,6 +165,21 @@ class Watched:
 
 Watched.stores = []
 
+@dataclass
+class NotInInit:
+    a: u32
+    b: u32 = field(init=False, default=3)
+
+
+@dataclass
+class WithInitVar:
+    a: u32
+    k: InitVar[int] = 0
+
+    def __post_init__(self, k: int) -> None:
+        self.seen_k = k
+
+
 # class -> (field values, made without calling the class when decoded by the compiled codec)
 CASES = {
     Plain: ((5, "five", [1, 2, 3]), True),
@@ -181,6 +196,8 @@ CASES = {
     Metaclassed: ((3, "three"), False),
     OwnNew: ((4, "four"), False),
     Watched: ((5, "five"), False),
+    NotInInit: ((1,), False),  # b is not on the wire: __init__ gives it its default
+    WithInitVar: ((2,), False),
 }
 
 
@@ -189,7 +206,8 @@ def names(cls) -> list:
 
 
 def make(cls, values):
-    return cls(**dict(zip(names(cls), values)))
+    """The instance calling the class with the wire fields makes."""
+    return cls(**{f.name: x for f, x in zip(dataclasses.fields(cls), values) if f.init})
 
 
 def state(v) -> tuple:
