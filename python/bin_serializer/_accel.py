@@ -243,7 +243,11 @@ class _Builder:
                 fixed = tuple((node.fixed_value(i),) if i in node.retired else None for i in range(len(names)))
                 kept = (lambda v, _node=node: _evolution.kept_of(_node, v)) if node.keep_unknown else None
                 objs += ((fixed, _evolution.builder(node), kept),)
-            return _entry(K_EVOLVABLE, n=len(names), kids=kids, order=order, npos=len(pos_idx), objs=objs)
+                flags = 0
+            else:  # every value (read or a default) is stored as the generated __init__ would
+                flags = F_FASTNEW if fast_construct_ok(node.cls, names) else 0
+            return _entry(K_EVOLVABLE, flags=flags, n=len(names), kids=kids, order=order, npos=len(pos_idx),
+                          objs=objs)
         flags = F_RECURSIVE if _contains(node, node) else 0
         offsets: tuple = ()
         size = 0

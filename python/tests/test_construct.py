@@ -23,6 +23,7 @@ from dataclasses import InitVar, dataclass, field
 import pytest
 
 from bin_serializer import _accel, decode, encode
+from bin_serializer._schema import build_node
 from bin_serializer.log import LogReader, LogWriter
 from bin_serializer.types import u16, u32
 
@@ -180,6 +181,25 @@ class WithInitVar:
         self.seen_k = k
 
 
+@dataclass(slots=True)
+class Versioned:  # evolvable (docs/evolution.md); data of version 1 lacks s and xs
+    a: u32
+    s: str = "new"
+    xs: list[u16] = field(default_factory=lambda: [7])
+    __bin_serializer_versions__ = (1, 3)
+
+
+@dataclass
+class VersionedPosted:
+    a: u32
+    s: str = "new"
+    __bin_serializer_versions__ = (1, 2)
+    seen = []
+
+    def __post_init__(self) -> None:
+        VersionedPosted.seen.append((self.a, self.s))
+
+
 # class -> (field values, made without calling the class when decoded by the compiled codec)
 CASES = {
     Plain: ((5, "five", [1, 2, 3]), True),
@@ -196,6 +216,7 @@ CASES = {
     Metaclassed: ((3, "three"), False),
     OwnNew: ((4, "four"), False),
     Watched: ((5, "five"), False),
+    Versioned: ((5, "five", [1, 2]), True),
     NotInInit: ((1,), False),  # b is not on the wire: __init__ gives it its default
     WithInitVar: ((2,), False),
 }
@@ -238,6 +259,10 @@ def log_of(values, types) -> bytes:
 @pytest.mark.parametrize("cls", list(CASES), ids=lambda c: c.__name__)
 def test_fast_path_is_taken_only_where_the_call_is_not_observable(cls):
     assert _accel.fast_construct_ok(cls, names(cls)) is CASES[cls][1]
+    if _accel.available():  # the compiled plan's root entry (kind, flags, ...) says so too
+        root = _accel._Builder(False, False)
+        entry = root.entries[root.add(build_node(cls))]
+        assert bool(entry[1] & _accel.F_FASTNEW) is CASES[cls][1]
 
 
 def test_fast_path_refuses_a_metaclass_call_and_an_abstract_class():
@@ -266,6 +291,22 @@ def test_decode_and_log_give_what_calling_the_class_gives(cls, fmt):
              Watched: len(Watched.stores) // 2}
     if cls in calls:
         assert calls[cls] == 3
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_evolvable_data_lacking_fields_gives_what_calling_the_class_gives(fmt):
+    @dataclass
+    class V1:
+        a: u32
+        __bin_serializer_versions__ = (1,)
+
+    old = encode(V1(4), fmt)
+    same(decode(Versioned, old, fmt), Versioned(4))
+    a, b = decode(Versioned, old, fmt), decode(Versioned, old, fmt)
+    assert a.xs == [7] and a.xs is not b.xs  # a default_factory's value per instance, as __init__ makes it
+    VersionedPosted.seen.clear()
+    same(decode(VersionedPosted, old, fmt), VersionedPosted(4))
+    assert VersionedPosted.seen == [(4, "new"), (4, "new")]  # the decode's and the call's
 
 
 def test_frozen_stays_frozen():
