@@ -11,6 +11,10 @@ reported as records per second and ns per record:
   compact log in memory, into ``@dataclass(slots=True)`` classes: the header,
   every block's CRC32C, the framing and every record decoded;
 * log (plain): the same into plain ``@dataclass`` classes;
+* log (slots), collector paused: the same with ``gc.disable()`` around the
+  read: what the cyclic GC costs (it walks the young instances between
+  batches; msgspec leaves a Struct whose fields hold no containers
+  untracked, a dataclass instance is always tracked);
 * log (pure Python): the same with the package's Python backend, on a slice
   of the records (it is ~50x slower);
 * msgspec dataclass: ``msgspec.msgpack.Decoder(list[T]).decode`` of one
@@ -142,6 +146,13 @@ def main() -> int:
     def log_plain():
         return list(LogReader(data, [PTrade, PQuote, PStatus]))
 
+    def log_slots_no_gc():
+        gc.disable()
+        try:
+            return list(LogReader(data, TYPES))
+        finally:
+            gc.enable()
+
     def ms_dataclass():
         return [d.decode(b) for d, b in grouped]
 
@@ -153,6 +164,8 @@ def main() -> int:
     results.append((f"log, dataclass, backend {backend}", best(log_plain, args.repeat), n))
     results.append(("msgspec msgpack -> dataclass (grouped by type)", best(ms_dataclass, args.repeat), n))
     results.append(("msgspec msgpack -> array_like Struct union", best(ms_struct, args.repeat), n))
+    results.append((f"log, dataclass(slots=True), backend {backend}, gc disabled",
+                    best(log_slots_no_gc, args.repeat), n))
     if backend == "c":
         small = n // 50
         f2 = io.BytesIO()

@@ -71,8 +71,12 @@ def fast_construct_ok(cls: type, names: list) -> bool:
     """Whether an instance can be made with object.__new__ and attribute
     stores instead of calling the class: its __init__ is the one @dataclass
     generated (parameters = the wire fields, in order), nothing runs after it
-    (__post_init__), and attribute stores are plain."""
+    (__post_init__), and attribute stores are plain. Calling the class must
+    do nothing else either: no metaclass __call__, not abstract (calling an
+    abstract class raises)."""
     if getattr(cls, "__post_init__", None) is not None:
+        return False
+    if type(cls).__call__ is not type.__call__ or getattr(cls, "__abstractmethods__", None):
         return False
     if cls.__new__ is not object.__new__:
         return False
@@ -239,7 +243,11 @@ class _Builder:
                 fixed = tuple((node.fixed_value(i),) if i in node.retired else None for i in range(len(names)))
                 kept = (lambda v, _node=node: _evolution.kept_of(_node, v)) if node.keep_unknown else None
                 objs += ((fixed, _evolution.builder(node), kept),)
-            return _entry(K_EVOLVABLE, n=len(names), kids=kids, order=order, npos=len(pos_idx), objs=objs)
+                flags = 0
+            else:  # every value (read or a default) is stored as the generated __init__ would
+                flags = F_FASTNEW if fast_construct_ok(node.cls, names) else 0
+            return _entry(K_EVOLVABLE, flags=flags, n=len(names), kids=kids, order=order, npos=len(pos_idx),
+                          objs=objs)
         flags = F_RECURSIVE if _contains(node, node) else 0
         offsets: tuple = ()
         size = 0

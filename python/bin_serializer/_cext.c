@@ -437,18 +437,22 @@ static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t 
   return r;
 }
 
-/* Builds the struct instance from its field values (steals nothing). */
+/* Builds the struct instance from its field values. The fast paths move
+ * each value into the instance (vals[i] becomes NULL: one reference, no
+ * increment and decrement per field); a call to the class borrows them. The
+ * caller releases whatever is left in vals. */
 static PyObject* construct(const Plan* p, PyObject** vals) {
   PyObject* cls = p->o[0];
   Py_ssize_t n = p->n;
   if ((p->flags & (F_FASTNEW | F_SLOTS)) == (F_FASTNEW | F_SLOTS)) {
-    /* __slots__ dataclass: the instance is its slots; fill them in place */
+    /* __slots__ dataclass: the instance is its slots (NULL after tp_alloc); fill them in place */
     PyTypeObject* tp = (PyTypeObject*)cls;
     PyObject* obj = tp->tp_alloc(tp, 0);
     if (obj == NULL) return NULL;
     for (Py_ssize_t i = 0; i < n; ++i) {
       PyObject** slot = (PyObject**)((char*)obj + p->slot_at[i]);
-      Py_XSETREF(*slot, Py_NewRef(vals[i]));
+      Py_XSETREF(*slot, vals[i]);
+      vals[i] = NULL;
     }
     return obj;
   }
