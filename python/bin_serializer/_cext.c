@@ -2010,7 +2010,8 @@ static void crc_init(void) {
     CrcTab[0][i] = c;
   }
   for (uint32_t i = 0; i < 256; ++i)
-    for (int t = 1; t < 8; ++t) CrcTab[t][i] = (CrcTab[t - 1][i] >> 8) ^ CrcTab[0][CrcTab[t - 1][i] & 0xFF];
+    for (int t = 1; t < 8; ++t)
+      CrcTab[t][i] = (CrcTab[t - 1][i] >> 8) ^ CrcTab[0][CrcTab[t - 1][i] & 0xFF];
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();
   CrcHw = __builtin_cpu_supports("sse4.2") ? 1 : 0;
@@ -2019,10 +2020,13 @@ static void crc_init(void) {
 
 static uint32_t crc32c_sw(uint32_t c, const uint8_t* p, size_t n) {
   while (n >= 8) {
-    uint32_t lo = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-    uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
-    c = CrcTab[7][lo & 0xFF] ^ CrcTab[6][(lo >> 8) & 0xFF] ^ CrcTab[5][(lo >> 16) & 0xFF] ^ CrcTab[4][lo >> 24] ^
-        CrcTab[3][hi & 0xFF] ^ CrcTab[2][(hi >> 8) & 0xFF] ^ CrcTab[1][(hi >> 16) & 0xFF] ^ CrcTab[0][hi >> 24];
+    uint32_t lo =
+        c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+    uint32_t hi =
+        (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+    c = CrcTab[7][lo & 0xFF] ^ CrcTab[6][(lo >> 8) & 0xFF] ^ CrcTab[5][(lo >> 16) & 0xFF] ^
+        CrcTab[4][lo >> 24] ^ CrcTab[3][hi & 0xFF] ^ CrcTab[2][(hi >> 8) & 0xFF] ^
+        CrcTab[1][(hi >> 16) & 0xFF] ^ CrcTab[0][hi >> 24];
     p += 8;
     n -= 8;
   }
@@ -2031,7 +2035,8 @@ static uint32_t crc32c_sw(uint32_t c, const uint8_t* p, size_t n) {
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("sse4.2"))) static uint32_t crc32c_hw(uint32_t c, const uint8_t* p, size_t n) {
+__attribute__((target("sse4.2"))) static uint32_t crc32c_hw(uint32_t c, const uint8_t* p,
+                                                            size_t n) {
   uint64_t c64 = c;
   while (n && ((uintptr_t)p & 7)) {
     c64 = __builtin_ia32_crc32qi((uint32_t)c64, *p++);
@@ -2085,15 +2090,22 @@ static PyObject* mod_crc_hw(PyObject* mod, PyObject* unused) {
   return PyBool_FromLong(CrcHw);
 }
 
-enum { LOG_VALID = 0, LOG_UNFINISHED = 1, LOG_BAD = 2, LOG_DECODE_FAILED = 3, LOG_UNMATCHED = 4, LOG_BAD_RECORD = 5 };
+enum {
+  LOG_VALID = 0,
+  LOG_UNFINISHED = 1,
+  LOG_BAD = 2,
+  LOG_DECODE_FAILED = 3,
+  LOG_UNMATCHED = 4,
+  LOG_BAD_RECORD = 5
+};
 
 static inline uint32_t ld_u32(const uint8_t* p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* A shortest-form varint of at most maxb bytes before stop: 0 and *out, *after; -1 if none. */
-static inline int log_varint(const uint8_t* b, Py_ssize_t pos, Py_ssize_t stop, int maxb, uint64_t* out,
-                             Py_ssize_t* after) {
+static inline int log_varint(const uint8_t* b, Py_ssize_t pos, Py_ssize_t stop, int maxb,
+                             uint64_t* out, Py_ssize_t* after) {
   uint64_t x = 0;
   for (int i = 0; i < maxb; ++i) {
     if (pos + i >= stop) return -1;
@@ -2158,8 +2170,9 @@ static PyObject* fetch_exception(void) {
 static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t nargs) {
   (void)mod;
   if (nargs != 9 || !PyTuple_Check(args[5]) || !PyList_Check(args[6])) {
-    PyErr_SetString(PyExc_TypeError,
-                    "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs)");
+    PyErr_SetString(
+        PyExc_TypeError,
+        "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs)");
     return NULL;
   }
   Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
@@ -2265,9 +2278,12 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
     Py_XDECREF(error);
     return NULL;
   }
-  return Py_BuildValue("(innnN)", status, pos, rec_at, rec_type, error ? error : Py_NewRef(Py_None));
+  return Py_BuildValue("(innnN)", status, pos, rec_at, rec_type,
+                       error ? error : Py_NewRef(Py_None));
 }
 
+/* The method table, one entry per line (clang-format 19 alternates between two layouts of it). */
+/* clang-format off */
 static PyMethodDef mod_methods[] = {
     {"crc32c", mod_crc32c, METH_VARARGS, "crc32c(data, crc=0, software=False) -> int: CRC32C (Castagnoli)"},
     {"log_blocks", (PyCFunction)(void (*)(void))mod_log_blocks, METH_FASTCALL,
@@ -2280,9 +2296,9 @@ static PyMethodDef mod_methods[] = {
      "encode(obj, format='portable', *, schema=None, arrays=False) -> bytes: one message"},
     {"decode", (PyCFunction)(void (*)(void))entry_decode, METH_FASTCALL | METH_KEYWORDS,
      "decode(cls, data, format='portable', *, allow_trailing=False, arrays=False): one message"},
-    {"init", mod_init, METH_VARARGS,
-     "init(fail, trailing, Variant, monostate, nd_from, aslist, setorder)"},
+    {"init", mod_init, METH_VARARGS, "init(fail, trailing, Variant, monostate, nd_from, aslist, setorder)"},
     {NULL, NULL, 0, NULL}};
+/* clang-format on */
 
 static struct PyModuleDef moddef = {
     PyModuleDef_HEAD_INIT,

@@ -830,6 +830,8 @@ def test_cpp_market_log_reads_and_matches_the_python_writer(tmp_path, backend):
     path = tmp_path / "cpp.bsl"
     n = 5000
     subprocess.run([exe, str(path), str(n)], check=True, capture_output=True, timeout=120)
+    # python/examples/market_log.py itself reads the C++ file and checks every record
+    assert market_log.main([str(path)]) == 0
     r = LogReader(path, market_log.TYPES)
     assert list(r) == [market_log.record(i) for i in range(n)] and r.end == "clean"
     assert [t.name for t in r.header.types][-1].endswith("Status")
