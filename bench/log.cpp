@@ -66,15 +66,12 @@ void BM_Log_BarePayload_Write(benchmark::State& state) {
   state.counters["bytes_per_record"] = double(buf.size()) / batch;
 }
 
-void BM_Log_BarePayload_Read(benchmark::State& state) {
-  bs::Buffer buf;
-  for (const auto& r : records())
-    std::visit([&buf](const auto& v) { (void)bs::serialize<bs::compact>(buf, v); }, r);
+void read_bare(benchmark::State& state, std::span<const std::byte> bytes) {
   Trade t;
   Quote q;
   Status s;
   for (auto _ : state) {
-    bs::BufferView in(buf.bytes());
+    bs::BufferView in(bytes);
     bool ok = true;
     for (std::size_t i = 0; i < batch; ++i) {
       const std::size_t k = i % 20;
@@ -90,6 +87,56 @@ void BM_Log_BarePayload_Read(benchmark::State& state) {
     benchmark::DoNotOptimize(q);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * batch));
+}
+
+void BM_Log_BarePayload_Read(benchmark::State& state) {
+  bs::Buffer buf;
+  for (const auto& r : records())
+    std::visit([&buf](const auto& v) { (void)bs::serialize<bs::compact>(buf, v); }, r);
+  read_bare(state, buf.bytes());
+}
+
+std::string temp_path() {
+  return (std::filesystem::temp_directory_path() / "bs_bench_log.bsl").string();
+}
+
+// The same floors in a MappedFile (its pages cost what they cost, log or not).
+void BM_Log_BarePayload_Write_MappedFile(benchmark::State& state) {
+  const std::string path = temp_path() + ".bare";
+  bs::MappedFile file;
+  if (!file.open(path.c_str(), bs::MappedFile::mode::create)) {
+    state.SkipWithError("cannot create the file");
+    return;
+  }
+  for (auto _ : state) {
+    file.clear();
+    bool ok = true;
+    for (const auto& r : records())
+      ok &= std::visit([&file](const auto& v) { return bs::serialize<bs::compact>(file, v); }, r);
+    if (!ok) state.SkipWithError("serialize failed");
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * batch));
+  (void)file.close();
+  std::filesystem::remove(path);
+}
+
+void BM_Log_BarePayload_Read_MappedFile(benchmark::State& state) {
+  const std::string path = temp_path() + ".bare";
+  {
+    bs::MappedFile file;
+    (void)file.open(path.c_str(), bs::MappedFile::mode::create);
+    for (const auto& r : records())
+      std::visit([&file](const auto& v) { (void)bs::serialize<bs::compact>(file, v); }, r);
+    (void)file.close();
+  }
+  bs::MappedFile file;
+  if (!file.open(path.c_str(), bs::MappedFile::mode::read_only)) {
+    state.SkipWithError("cannot open the file");
+    return;
+  }
+  read_bare(state, file.bytes());
+  (void)file.close();
+  std::filesystem::remove(path);
 }
 
 void BM_Log_Write_Buffer(benchmark::State& state) {
@@ -131,10 +178,6 @@ void BM_Log_Read_Buffer(benchmark::State& state) {
     (void)write_all(w);
   }
   read_log(state, buf.bytes());
-}
-
-std::string temp_path() {
-  return (std::filesystem::temp_directory_path() / "bs_bench_log.bsl").string();
 }
 
 void BM_Log_Write_MappedFile(benchmark::State& state) {
@@ -187,9 +230,11 @@ void BM_Crc32c(benchmark::State& state) {
 
 BENCHMARK(BM_Log_BarePayload_Write);
 BENCHMARK(BM_Log_Write_Buffer);
+BENCHMARK(BM_Log_BarePayload_Write_MappedFile);
 BENCHMARK(BM_Log_Write_MappedFile);
 BENCHMARK(BM_Log_BarePayload_Read);
 BENCHMARK(BM_Log_Read_Buffer);
+BENCHMARK(BM_Log_BarePayload_Read_MappedFile);
 BENCHMARK(BM_Log_Read_MappedFile);
 BENCHMARK(BM_Crc32c)->Arg(21)->Arg(4096);
 

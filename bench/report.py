@@ -528,10 +528,13 @@ def main():
         for name, base, what in (
                 ("BM_Log_BarePayload_Write", None, "payloads alone into a reused Buffer"),
                 ("BM_Log_Write_Buffer", "BM_Log_BarePayload_Write", "log_writer into a reused Buffer"),
-                ("BM_Log_Write_MappedFile", "BM_Log_BarePayload_Write", "log_writer into a MappedFile"),
+                ("BM_Log_BarePayload_Write_MappedFile", None, "payloads alone into a MappedFile"),
+                ("BM_Log_Write_MappedFile", "BM_Log_BarePayload_Write_MappedFile", "log_writer into a MappedFile"),
                 ("BM_Log_BarePayload_Read", None, "payloads alone, types known"),
                 ("BM_Log_Read_Buffer", "BM_Log_BarePayload_Read", "log_reader::visit from a Buffer"),
-                ("BM_Log_Read_MappedFile", "BM_Log_BarePayload_Read", "log_reader::visit from a MappedFile")):
+                ("BM_Log_BarePayload_Read_MappedFile", None, "payloads alone from a MappedFile"),
+                ("BM_Log_Read_MappedFile", "BM_Log_BarePayload_Read_MappedFile",
+                 "log_reader::visit from a MappedFile")):
             if name not in logs:
                 continue
             t = cpu(logs, name)
