@@ -688,3 +688,33 @@ TEST(LogFormat, PythonWrittenLogs) {
   python_vector<bs::portable>("market_1000.portable.bslog");
   python_vector<bs::native>("market_1000.native.bslog");
 }
+
+// A forged input with a candidate block header (magic, a claimed length, a
+// correct head CRC) every 16 bytes, each claiming the rest of the input as its
+// body: the search for the next valid block checksums bodies within a budget
+// linear in the input, so this ends quickly, as corruption with nowhere to go.
+TEST(LogHostile, ForgedHeadersEverywhereStayLinear) {
+  const bs::Buffer good = write_market<market_compact>(0);
+  std::vector<std::byte> log = bytes_of(good);
+  const std::size_t start = log.size();
+  constexpr std::size_t forged = 4 << 20;
+  log.resize(start + forged);
+  for (std::size_t at = start; at + 16 <= log.size(); at += 16) {
+    unsigned char h[16];
+    const auto len = static_cast<std::uint32_t>(log.size() - at - 16);
+    std::memcpy(h, "BSLB", 4);
+    for (std::size_t i = 0; i < 4; ++i) {
+      h[4 + i] = static_cast<unsigned char>(len >> (8 * i));
+      h[8 + i] = 0x5A;
+    }
+    const auto crc = bs::crc32c::compute(h, 12);
+    for (std::size_t i = 0; i < 4; ++i) h[12 + i] = static_cast<unsigned char>(crc >> (8 * i));
+    std::memcpy(log.data() + at, h, 16);
+  }
+  bs::log_reader<market_compact> r{std::span<const std::byte>(log)};
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(read_all<market_compact>(r, true).empty());
+  EXPECT_EQ(r.end(), log_end::corrupt);
+  EXPECT_EQ(r.end_offset(), start);
+  EXPECT_FALSE(r.resume());
+}

@@ -301,6 +301,7 @@ public:
 
 private:
   static constexpr std::uint64_t npos64 = static_cast<std::uint64_t>(-1);
+  static constexpr std::uint64_t gave_up64 = npos64 - 1;
   using values = typename detail::log::values_of<Schema>::type;
 
   template <class F, std::size_t... I>
@@ -330,7 +331,7 @@ private:
     const std::uint64_t x = offset_of(cur_);
     cur_ = block_stop_ = nullptr;
     const std::uint64_t found = find_valid_after(block_end_);
-    resume_at_ = found;
+    resume_at_ = found == gave_up64 ? npos64 : found;
     return stop(log_end::corrupt, errc::corrupt, static_cast<std::size_t>(x), x);
   }
 
@@ -496,7 +497,7 @@ private:
     const std::uint64_t found = find_valid_after(x + 1 > q ? x + 1 : q);
     const auto at = static_cast<std::size_t>(x + bad);
     if (found != npos64) {
-      resume_at_ = found;
+      resume_at_ = found == gave_up64 ? npos64 : found;
       return stop(log_end::corrupt, errc::corrupt, at, x);
     }
     // Rule 5: unfinished; rule 6: complete and bad.
@@ -519,9 +520,17 @@ private:
     return nullptr;
   }
 
+  // The first valid block at or after `from`, npos64 if there is none, or
+  // gave_up64 when the search has checksummed more than its budget of bodies:
+  // a forged input can hold a candidate header (magic and head CRC are easy
+  // to make) every few bytes, each claiming a body up to max_block_bytes, and
+  // checking them all would take time quadratic in the input. The budget is
+  // linear in the bytes searched; beyond it the damage is reported as
+  // corruption with nowhere to resume, never as a torn tail.
   std::uint64_t find_valid_after(std::uint64_t from) {
     static constexpr unsigned char magic[4] = {0x42, 0x53, 0x4C, 0x42};
     std::uint64_t q = from;
+    std::uint64_t checked = 0; // body bytes checksummed so far
     while (win_.ensure(q, 4)) {
       const std::size_t n = win_.avail(q);
       const unsigned char* hit = find_magic(win_.at(q), n, magic);
@@ -534,7 +543,13 @@ private:
       win_.release(q);
       std::uint32_t len = 0;
       std::size_t bad = 0;
-      if (check_at(q, len, bad) == detail::log::block_state::valid) return q;
+      const auto st = check_at(q, len, bad);
+      if (st == detail::log::block_state::valid) return q;
+      if (st == detail::log::block_state::bad_body_crc ||
+          st == detail::log::block_state::bad_record) {
+        checked += detail::log::get_le<std::uint32_t>(win_.at(q) + 4);
+        if (checked > 4 * (q - from) + 2 * std::uint64_t{o_.max_block_bytes}) return gave_up64;
+      }
       ++q;
     }
     return npos64;
