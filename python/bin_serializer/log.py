@@ -339,8 +339,16 @@ def _all_zero(buf: Any, x: int, end: int) -> bool:
     return True
 
 
+_GAVE_UP = -1
+
+
 def _next_valid(buf: Any, x: int, end: int, ntypes: int, max_body: int) -> "int | None":
-    """The first offset after x where a valid block starts (rule 4)."""
+    """The first offset after x where a valid block starts (rule 4); None if
+    there is none; _GAVE_UP when the search has checksummed more bodies than a
+    budget linear in the bytes searched (a forged input can hold a candidate
+    header every few bytes, each claiming a long body: checking them all would
+    take quadratic time). The caller reports that as corruption with nowhere
+    to resume, never as a torn tail (the C++ reader does the same)."""
     find = buf.find if hasattr(buf, "find") else None
     if find is None:  # a memoryview: search it a window at a time (no copy of the whole log)
         def find(sub: bytes, start: int, stop: int) -> int:
@@ -352,13 +360,22 @@ def _next_valid(buf: Any, x: int, end: int, ntypes: int, max_body: int) -> "int 
                     return start + i
                 start += step
             return -1
-    at = x + 1
+    at = first = x + 1
+    checked = 0
     while True:
         at = find(BLOCK_MAGIC, at, end)
         if at < 0:
             return None
         if _check_block(buf, at, end, ntypes, max_body)[0] == _VALID:
             return at
+        # a body was checksummed when the head passed and the body is present
+        if end - at >= BLOCK_HEAD:
+            _, blen, _, head_crc = _BLOCK.unpack_from(buf, at)
+            if 1 <= blen <= min(MAX_BODY, max_body) and blen <= end - at - BLOCK_HEAD and \
+                    crc32c(buf[at:at + 12]) == head_crc:
+                checked += blen
+                if checked > 4 * (at - first) + 2 * max_body:
+                    return _GAVE_UP
         at += 1
 
 
@@ -614,6 +631,8 @@ class LogReader:
                     exc = rec if isinstance(rec, str) else "malformed record"
                 at = a
                 nxt = _next_valid(buf, a, end, ntypes, max_body)
+                if nxt == _GAVE_UP:
+                    nxt = None
                 what = f"block at {pos}: {exc}"
             else:
                 # no valid block at pos
@@ -622,7 +641,10 @@ class LogReader:
                     self._finish("clean", pos)
                     continue
                 nxt = _next_valid(buf, pos, end, ntypes, max_body)
-                if nxt is None and status == _UNFINISHED:
+                gave_up = nxt == _GAVE_UP
+                if gave_up:
+                    nxt = None
+                if nxt is None and status == _UNFINISHED and not gave_up:
                     self._finish("torn", pos)
                     continue
                 at = pos

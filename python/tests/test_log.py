@@ -840,3 +840,26 @@ def test_cpp_market_log_reads_and_matches_the_python_writer(tmp_path, backend):
     mine = log_bytes([market_log.record(i) for i in range(n)], market_log.TYPES)
     theirs = path.read_bytes()
     assert theirs[r.header.data_offset:] == mine[LogReader(mine).header.data_offset:]
+
+
+def test_forged_block_heads_everywhere_stay_linear(backend):
+    """A candidate block head (magic, claimed length, correct head CRC) every
+    16 bytes, each claiming the rest of the input: the search for the next
+    valid block checksums bodies within a budget linear in the bytes searched,
+    so this ends quickly, as corruption with nowhere to resume (never torn)."""
+    header = log_bytes([], [SpecTick], descriptions=False)
+    size = 256 * 1024
+    forged = bytearray(size)
+    for at in range(0, size - 15, 16):
+        head = b"BSLB" + u32le(size - at - 16) + b"\x5a" * 4
+        forged[at:at + 16] = head + u32le(crc32c(head))
+    data = header + bytes(forged)
+    t0 = time.perf_counter()
+    r = LogReader(data, [SpecTick], max_block_bytes=1 << 16)
+    got = list(r.records(on_corruption="skip"))
+    elapsed = time.perf_counter() - t0
+    assert got == [] and r.end == "corrupt" and r.end_offset == len(header)
+    assert r.corruptions and r.corruptions[0].resume_offset is None
+    # a hang guard, not a speed test: unbudgeted, ~2^14 candidates x ~128 KiB each (2 GiB of
+    # CRC) would take minutes in C and hours in pure Python; the budget allows ~1.2 MiB
+    assert elapsed < 60, elapsed
