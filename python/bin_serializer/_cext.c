@@ -1846,13 +1846,10 @@ static PyObject *PyEncode, *PyDecode;                     /* the Python implemen
 static PyObject *PyEncodeFailed, *PyDecodeFailed;         /* fn(hint, format, input, exc) */
 static PyObject *StrPortable, *StrNative, *StrCompact;
 
-/* After the Program ran and failed (the exception is set): the Python
- * handler raises the final error (the precise DecodeError / EncodeError, or
- * the exception user code raised) without running the call again, so user
- * callbacks run once per call. */
-static PyObject* call_failed(PyObject* handler, PyObject* hint, PyObject* table, PyObject* input) {
+/* The exception being raised, taken (normalised, with its traceback). */
+static PyObject* fetch_exception(void) {
 #if PY_VERSION_HEX >= 0x030C0000
-  PyObject* value = PyErr_GetRaisedException();
+  return PyErr_GetRaisedException();
 #else
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
@@ -1860,7 +1857,16 @@ static PyObject* call_failed(PyObject* handler, PyObject* hint, PyObject* table,
   if (tb != NULL && value != NULL) PyException_SetTraceback(value, tb);
   Py_XDECREF(type);
   Py_XDECREF(tb);
+  return value;
 #endif
+}
+
+/* After the Program ran and failed (the exception is set): the Python
+ * handler raises the final error (the precise DecodeError / EncodeError, or
+ * the exception user code raised) without running the call again, so user
+ * callbacks run once per call. */
+static PyObject* call_failed(PyObject* handler, PyObject* hint, PyObject* table, PyObject* input) {
+  PyObject* value = fetch_exception();
   PyObject* fmt = table == FastNative ? StrNative : table == FastCompact ? StrCompact : StrPortable;
   PyObject* r = NULL;
   if (value != NULL) {
@@ -2137,20 +2143,6 @@ static int log_check_head(const uint8_t* b, Py_ssize_t x, Py_ssize_t end, Py_ssi
   if (crc32c(0, b + start, blen) != ld_u32(h + 8)) return LOG_BAD;
   *next = start + (Py_ssize_t)blen;
   return LOG_VALID;
-}
-
-static PyObject* fetch_exception(void) {
-#if PY_VERSION_HEX >= 0x030C0000
-  return PyErr_GetRaisedException();
-#else
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  PyErr_NormalizeException(&type, &value, &tb);
-  if (tb != NULL && value != NULL) PyException_SetTraceback(value, tb);
-  Py_XDECREF(type);
-  Py_XDECREF(tb);
-  return value;
-#endif
 }
 
 /* log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs)

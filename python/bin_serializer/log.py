@@ -53,6 +53,7 @@ import struct
 from typing import Any, Iterator, NamedTuple, Sequence
 
 from . import _accel, api
+from ._schema import varint_bytes
 from .errors import (DecodeError, DescriptionError, ErrorKind, LogCorruptError, LogHeaderError, LogRecordError,
                      SchemaError)
 
@@ -119,13 +120,7 @@ def crc32c(data: Any, crc: int = 0) -> int:
 # varints
 
 
-def _varint(x: int) -> bytes:
-    out = bytearray()
-    while x >= 0x80:
-        out.append((x & 0x7F) | 0x80)
-        x >>= 7
-    out.append(x)
-    return bytes(out)
+_varint = varint_bytes  # the package's one LEB128 writer (_schema.py)
 
 
 def _read_varint(buf: Any, pos: int, end: int, max_bytes: int) -> "tuple[int, int] | None":
