@@ -58,16 +58,8 @@ int open_log_for_append(const char* path, error& e, log_write_options o = {},
   {
     fd_reader in(fd);
     log_stream_reader<Schema> log(in);
-    if (!log.ok()) return fail(log.last_error());
-    bool same = log.types().size() == Schema::count;
-    for (std::size_t i = 0; same && i < Schema::count; ++i) same = log.schema_index(i) == i;
-    if (!same) return fail(error::schema(log_header_size, mismatch::fingerprint, 0, 0));
-    log_record rec;
-    while (log.next(rec)) {
-    }
-    bool cut_ok = log.end() == log_end::clean || log.end() == log_end::torn;
-    if (log.end() == log_end::corrupt && o.cut_corrupt_tail) cut_ok = !log.resume();
-    if (!cut_ok) return fail(log.last_error());
+    error why;
+    if (!detail::log::find_append_point(log, o.cut_corrupt_tail, why)) return fail(why);
     end = log.valid_end();
   }
   if (static_cast<std::uint64_t>(st.st_size) > end) {

@@ -102,16 +102,9 @@ struct values_of<log_schema<Opts, Ts...>> {
   using type = std::tuple<Ts...>;
 };
 
-template <class U>
-inline void put_le(unsigned char* p, U v) noexcept {
-  for (std::size_t i = 0; i < sizeof(U); ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
-}
-template <class U>
-[[nodiscard]] inline U get_le(const unsigned char* p) noexcept {
-  U bits;
-  std::memcpy(&bits, p, sizeof bits);
-  return from_little<U>(bits);
-}
+// Little-endian fields: frame/message.hpp's put_le and get_le.
+using detail::get_le;
+using detail::put_le;
 
 // Shortest unsigned LEB128 of v; returns the bytes written (at most 5).
 inline std::size_t put_varint(unsigned char* p, std::uint32_t v) noexcept {
@@ -157,10 +150,6 @@ inline std::size_t get_varint(const unsigned char* p, const unsigned char* end, 
 inline constexpr std::size_t type_index_max_bytes = 2;
 inline constexpr std::size_t length_max_bytes = 4; // payloads below 2^28 bytes
 
-// The file header of a log of schema S: 16 bytes, then the type table.
-template <class S>
-std::string header_bytes(bool descriptions);
-
 template <class S>
 struct header_writer;
 template <options Opts, class... Ts>
@@ -202,6 +191,7 @@ struct header_writer<log_schema<Opts, Ts...>> {
   }
 };
 
+// The file header of a log of schema S: 16 bytes, then the type table.
 template <class S>
 std::string header_bytes(bool descriptions) {
   return header_writer<S>::bytes(descriptions);

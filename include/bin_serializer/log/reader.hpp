@@ -165,6 +165,7 @@ class basic_log_reader {
   static constexpr options Opts = Schema::opts;
 
 public:
+  using schema = Schema;
   static constexpr std::size_t npos = log_record::npos;
 
   // From bytes that outlive the reader (log_reader).

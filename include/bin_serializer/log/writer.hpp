@@ -59,6 +59,36 @@ struct log_append_t {
 };
 inline constexpr log_append_t log_append{};
 
+namespace detail::log {
+
+// Reads the log `in` to its end for an appending writer (log_append here,
+// open_log_for_append in log/fd.hpp): true if a writer may go on at
+// in.valid_end(), that is, the log holds the Schema's types in its order and
+// ends cleanly, in a torn tail, or (cut_corrupt_tail) in a corrupt tail with
+// nothing valid after it. Otherwise false and `why` says what stops it.
+template <class Reader>
+bool find_append_point(Reader& in, bool cut_corrupt_tail, error& why) {
+  if (!in.ok()) {
+    why = in.last_error();
+    return false;
+  }
+  bool same = in.types().size() == Reader::schema::count;
+  for (std::size_t i = 0; same && i < in.types().size(); ++i) same = in.schema_index(i) == i;
+  if (!same) {
+    why = error::schema(log_header_size, mismatch::fingerprint, 0, 0);
+    return false;
+  }
+  log_record rec;
+  while (in.next(rec)) {
+  }
+  const bool ends_well = in.end() == log_end::clean || in.end() == log_end::torn ||
+                         (in.end() == log_end::corrupt && cut_corrupt_tail && !in.resume());
+  if (!ends_well) why = in.last_error();
+  return ends_well;
+}
+
+} // namespace detail::log
+
 template <class Schema, WritableBuffer B>
 class log_writer {
   static_assert(is_log_schema<Schema>,
@@ -268,28 +298,7 @@ private:
 
   void recover_in_place() {
     log_reader<Schema> in(out_.bytes());
-    if (!in.ok()) {
-      err_ = in.last_error();
-      dead_ = true;
-      return;
-    }
-    // Only the header's own checks pass above; every type must be the Schema's, in order.
-    const auto types = in.types();
-    bool same = types.size() == Schema::count;
-    for (std::size_t i = 0; same && i < types.size(); ++i) same = in.schema_index(i) == i;
-    if (!same) {
-      err_ = error::schema(log_header_size, mismatch::fingerprint, 0, 0);
-      dead_ = true;
-      return;
-    }
-    log_record rec;
-    while (in.next(rec)) {
-    }
-    const bool torn = in.end() == log_end::torn;
-    const bool cut_corrupt =
-        in.end() == log_end::corrupt && o_.cut_corrupt_tail && !has_valid_after(in);
-    if (in.end() != log_end::clean && !torn && !cut_corrupt) {
-      err_ = in.last_error();
+    if (!detail::log::find_append_point(in, o_.cut_corrupt_tail, err_)) {
       dead_ = true;
       return;
     }
@@ -302,7 +311,6 @@ private:
     out_.set_size(end);
     records_ = 0;
   }
-  static bool has_valid_after(log_reader<Schema>& in) { return in.resume(); }
 
   B& out_;
   log_write_options o_;
