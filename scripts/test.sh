@@ -10,11 +10,11 @@
 #   flags): both compilers, both modes, one build each. Tests that need
 #   exceptions (#if defined(__cpp_exceptions)) run under gcc only.
 #   "fuzz" is not a CMake preset: it runs scripts/fuzz.sh (libFuzzer, ASan +
-#   UBSan) for FUZZ_SECONDS per target (default here: 10, built at FUZZ_OPT,
+#   UBSan) for FUZZ_SECONDS per target (default here: 5, built at FUZZ_OPT,
 #   default here -O0: a smoke run that compiles fast; scripts/fuzz.sh alone
 #   defaults to 20 s at -O1) and counts one test per fuzz target. The gcc
-#   preset also builds the fuzz targets in replay mode and runs their corpora
-#   as ctest tests (fuzz_replay.*), so they compile with both compilers.
+#   preset also builds the fuzz targets in replay mode (at -O0) and runs their
+#   corpora as ctest tests (fuzz_replay.*), so they compile with both compilers.
 #   "python" installs python/ into a venv and runs its pytest suite.
 #   "tsan" (ThreadSanitizer) builds and runs only the thread-using tests
 #   (BufferPool and I/O): its build and test presets name them.
@@ -81,7 +81,7 @@ run_fuzz_stage() {
   skipped=0
   status="ok"
   set +e
-  FUZZ_SECONDS="${FUZZ_SECONDS:-10}" FUZZ_OPT="${FUZZ_OPT:--O0}" FUZZ_JOBS="${FUZZ_JOBS:-$jobs}" \
+  FUZZ_SECONDS="${FUZZ_SECONDS:-5}" FUZZ_OPT="${FUZZ_OPT:--O0}" FUZZ_JOBS="${FUZZ_JOBS:-$jobs}" \
     "$ROOT/scripts/fuzz.sh" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   set -e
@@ -286,7 +286,8 @@ for preset in "${presets[@]}"; do
   fi
 
   # gcc also builds the fuzz targets as replay programs and runs their
-  # checked-in corpora under ctest (cheap; keeps them compiling with GCC).
+  # checked-in corpora under ctest (cheap at -O0, see fuzz/CMakeLists.txt;
+  # keeps them compiling with GCC).
   # Clang's build of them is the fuzz stage's (libFuzzer, which replays the
   # same corpora first).
   extra_configure=()
