@@ -45,6 +45,7 @@ the pure-Python path (backend "python") returns the same records and errors.
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import mmap
@@ -423,6 +424,18 @@ def _py_blocks(buf: Any, pos: int, end: int, ntypes: int, max_body: int, dec: _D
     return _VALID, pos, 0, 0, None
 
 
+def _map_file_object(f: Any) -> "mmap.mmap | None":
+    """A file object at the start of a regular file, mapped (a large log is
+    not read into memory); None when it cannot be (a pipe, a socket, a
+    position past the start, an object without a descriptor)."""
+    try:
+        if f.tell() != 0:
+            return None
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+        return None
+
+
 def _open_source(source: Any) -> "tuple[Any, Any]":
     """(a bytes-like view of the whole log, what to close)."""
     if isinstance(source, (str, os.PathLike)):
@@ -442,6 +455,9 @@ def _open_source(source: Any) -> "tuple[Any, Any]":
         if not hasattr(source, "read"):
             raise TypeError(f"a log source is a path, a bytes-like object or a binary file, not "
                             f"{type(source).__name__}") from None
+        m = _map_file_object(source)
+        if m is not None:
+            return m, m
         data = source.read()
         if not isinstance(data, (bytes, bytearray)):
             raise TypeError("the file object's read() must return bytes (open it in binary mode)") from None
@@ -457,7 +473,8 @@ class LogReader:
     """Reads a record log; iterating yields the records' objects in order.
 
     source: a path (mapped), a bytes-like object (read in place) or a binary
-    file object (read whole). types: the classes to decode records into,
+    file object (mapped when it is a regular file at its start, read whole
+    otherwise: a pipe, a socket, BytesIO). types: the classes to decode records into,
     matched to the file's types by fingerprint and message id; None builds
     them from the descriptions in the file (``schema.load``; a type without
     one cannot be read). only: the classes, type names (the description's,

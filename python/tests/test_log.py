@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import mmap
 import os
 import random
 import struct
@@ -203,7 +204,20 @@ def test_round_trip_car_and_slots_and_sources(tmp_path):
     assert enc(LogReader(bytearray(data), types)) == want
     assert enc(LogReader(memoryview(data), types)) == want
     with open(path, "rb") as f:
+        r = LogReader(f, types)
+        assert isinstance(r._buf, mmap.mmap)  # a regular file is mapped, not read whole
+        assert enc(r) == want
+        r.close()
+    with open(path, "rb") as f:  # past its start: the log is what follows, read
+        f.read(3)
+        with pytest.raises(LogHeaderError):
+            LogReader(f, types)
+    with open(tmp_path / "two", "wb") as f:
+        f.write(b"xyz" + data)
+    with open(tmp_path / "two", "rb") as f:
+        f.seek(3)
         assert enc(LogReader(f, types)) == want
+    assert enc(LogReader(io.BytesIO(data), types)) == want  # no descriptor: read
     assert list(LogReader(data, types, only=[Small])) == [v for v in values if type(v) is Small]
 
 
