@@ -2145,7 +2145,24 @@ static int log_check_head(const uint8_t* b, Py_ssize_t x, Py_ssize_t end, Py_ssi
   return LOG_VALID;
 }
 
-/* log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs)
+/* untracked=True (opt-in, like msgspec's Struct(gc=False)): an instance
+ * whose referents are all untracked (ints, floats, strings, bytes, None,
+ * other untracked instances) can be in no reference cycle when it is made,
+ * so the cycle collector need not visit it; it never re-tracks it, so a
+ * cycle the caller builds through it later is not collected (a leak, not a
+ * crash). Its own class is skipped: a heap type visits its type. */
+static int log_visit_tracked(PyObject* o, void* self) {
+  if (o == (PyObject*)Py_TYPE((PyObject*)self)) return 0;
+  return PyObject_IS_GC(o) && PyObject_GC_IsTracked(o);
+}
+
+static void log_untrack_atomic(PyObject* v) {
+  if (!PyObject_IS_GC(v) || !PyObject_GC_IsTracked(v)) return;
+  traverseproc trav = Py_TYPE(v)->tp_traverse;
+  if (trav != NULL && trav(v, log_visit_tracked, v) == 0) PyObject_GC_UnTrack(v);
+}
+
+/* log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs, untracked)
  *   -> (status, pos, record_offset, type_index, exception)
  * Walks the blocks from pos while they are valid and out has fewer than
  * max_values items; the records of each valid block (its checksums and
@@ -2158,13 +2175,13 @@ static int log_check_head(const uint8_t* b, Py_ssize_t x, Py_ssize_t end, Py_ssi
  * record at record_offset did not decode (exception: what it raised, or
  * None when it did not end at its payload's end); LOG_UNMATCHED: the record
  * at record_offset has a type decoders gives False. pairs: out gets
- * (type_index, value) tuples instead of the values. */
+ * (type_index, value) tuples instead of the values. untracked: see
+ * log_untrack_atomic. */
 static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t nargs) {
   (void)mod;
-  if (nargs != 9 || !PyTuple_Check(args[5]) || !PyList_Check(args[6])) {
-    PyErr_SetString(
-        PyExc_TypeError,
-        "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs)");
+  if (nargs != 10 || !PyTuple_Check(args[5]) || !PyList_Check(args[6])) {
+    PyErr_SetString(PyExc_TypeError, "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, "
+                                     "max_values, pairs, untracked)");
     return NULL;
   }
   Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
@@ -2175,6 +2192,8 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
   if (PyErr_Occurred()) return NULL;
   int pairs = PyObject_IsTrue(args[8]);
   if (pairs < 0) return NULL;
+  int untracked = PyObject_IsTrue(args[9]);
+  if (untracked < 0) return NULL;
   PyObject* decoders = args[5];
   PyObject* out = args[6];
   if (PyTuple_GET_SIZE(decoders) != ntypes || ntypes < 1) {
@@ -2246,6 +2265,7 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
         rec_type = (Py_ssize_t)t;
         break;
       }
+      if (untracked) log_untrack_atomic(v);
       if (pairs) {
         PyObject* pair = Py_BuildValue("(nN)", (Py_ssize_t)t, v);
         if (pair == NULL) {
@@ -2279,7 +2299,7 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
 static PyMethodDef mod_methods[] = {
     {"crc32c", mod_crc32c, METH_VARARGS, "crc32c(data, crc=0, software=False) -> int: CRC32C (Castagnoli)"},
     {"log_blocks", (PyCFunction)(void (*)(void))mod_log_blocks, METH_FASTCALL,
-     "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values) -> (status, pos, at, type, exc)"},
+     "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs, untracked) -> (status, pos, at, type, exc)"},
     {"crc32c_hardware", mod_crc_hw, METH_NOARGS, "crc32c_hardware() -> whether CRC32C uses the SSE 4.2 instruction"},
     {"slot_offset", mod_slot_offset, METH_O, "slot_offset(member_descriptor) -> offset or None"},
     {"set_entries", mod_set_entries, METH_VARARGS,

@@ -482,6 +482,11 @@ class LogReader:
     the records to return; the others are skipped unread. max_block_bytes:
     a block with a larger body is treated as corrupt (memory bound). customs,
     raw_strings: passed to ``schema.load`` for types built from descriptions.
+    untracked: records whose fields hold no container (numbers, strings,
+    bytes, None, other such records) are left out of the cycle collector,
+    as msgspec's ``Struct(gc=False)`` does: faster to make and to keep, but a
+    reference cycle built through such a record later is never collected.
+    Only with the compiled extension (the pure-Python codec ignores it).
 
     After iteration: ``end`` ("clean", "torn", "corrupt"; "error" after a
     LogRecordError, which ends the reading), ``end_offset`` (where the log
@@ -490,7 +495,8 @@ class LogReader:
     """
 
     def __init__(self, source: Any, types: "Sequence[type] | None" = None, *, only: "Sequence[Any] | None" = None,
-                 max_block_bytes: int = 64 << 20, customs: "dict | None" = None, raw_strings: bool = False) -> None:
+                 max_block_bytes: int = 64 << 20, customs: "dict | None" = None, raw_strings: bool = False,
+                 untracked: bool = False) -> None:
         if max_block_bytes < 1:
             raise ValueError("max_block_bytes must be positive")
         self._buf, self._closer = _open_source(source)
@@ -503,6 +509,7 @@ class LogReader:
         self.max_block_bytes = min(max_block_bytes, MAX_BODY)
         self._customs = dict(customs or {})
         self._raw_strings = raw_strings
+        self._untracked = bool(untracked)
         self.end: "str | None" = None
         self.end_offset: "int | None" = None
         self.corruptions: "list[LogCorruptError]" = []
@@ -620,7 +627,8 @@ class LogReader:
             pos = self._pos
             out: list = []
             if cwalk is not None:
-                status, pos, a, b, exc = cwalk(buf, pos, end, ntypes, max_body, dec.c, out, _BATCH, pairs)
+                status, pos, a, b, exc = cwalk(buf, pos, end, ntypes, max_body, dec.c, out, _BATCH, pairs,
+                                               self._untracked)
             else:
                 status, pos, a, b, exc = _py_blocks(buf, pos, end, ntypes, max_body, dec, out, _BATCH, pairs)
             self._pos = pos

@@ -877,3 +877,34 @@ def test_forged_block_heads_everywhere_stay_linear(backend):
     # a hang guard, not a speed test: unbudgeted, ~2^14 candidates x ~128 KiB each (2 GiB of
     # CRC) would take minutes in C and hours in pure Python; the budget allows ~1.2 MiB
     assert elapsed < 60, elapsed
+
+
+# ---------------------------------------------------------------------------
+# untracked=True: records of atomic fields left out of the cycle collector
+
+
+@dataclass(slots=True)
+class Holder:
+    name: str
+    items: list[i32]
+
+
+def test_untracked_records_only_when_asked_and_only_atomic(backend):
+    import gc
+
+    values = [Small(i, ord("a")) for i in range(50)] + [Holder("h", [1, 2]), Small(7, ord("b"))]
+    data = log_bytes(values, [Small, Holder])
+    default = list(LogReader(data, [Small, Holder]))
+    asked = list(LogReader(data, [Small, Holder], untracked=True))
+    assert asked == default == values
+    assert all(gc.is_tracked(v) for v in default)  # the default: every record tracked
+    holder = next(v for v in asked if type(v) is Holder)
+    assert gc.is_tracked(holder)  # it holds a list: a cycle through it stays collectable
+    smalls = [v for v in asked if type(v) is Small]
+    if backend == "c":
+        assert not any(gc.is_tracked(v) for v in smalls)
+    else:  # the pure-Python codec cannot untrack: the option changes nothing
+        assert all(gc.is_tracked(v) for v in smalls)
+    built = list(LogReader(data, untracked=True))  # classes from the descriptions: the same rule
+    assert [encode(v, "compact") for v in built] == [encode(v, "compact") for v in values]
+    assert gc.is_tracked(next(v for v in built if type(v).__name__ == "Holder"))
