@@ -321,10 +321,11 @@ consteval bool reads_scalar_groups() {
 // value-initialised, as emplace_back() leaves it), nothing after.
 //
 // Growth follows the bytes: read_length proved `count` elements present at
-// one byte each, and the vector first grows by at most reserve_hint (about
-// the input left, in bytes), then doubles, each step decoded before the next
-// allocation; a count prefix alone never allocates more than the input's
-// size.
+// one byte each, and each step grows the vector by reserve_hint of what is
+// left (about the input left, in bytes, as the element-by-element read
+// reserves) or by doubling if that is more, each step decoded before the
+// next allocation; a count prefix alone never allocates much more than the
+// input's size.
 template <class R, class Vec>
 BIN_SERIALIZER_INLINE bool read_scalar_groups(R& r, Vec& v, std::size_t count) {
   using E = typename Vec::value_type;
@@ -345,8 +346,9 @@ BIN_SERIALIZER_INLINE bool read_scalar_groups(R& r, Vec& v, std::size_t count) {
     }
     done = ready;
     if (done == count) return true;
-    const std::size_t grow = done == 0 ? reserve_hint<E>(count, r.remaining()) : done;
-    v.resize(done + std::min(count - done, grow));
+    // What is left, as far as reserve_hint allows; at least doubling.
+    const std::size_t left = count - done;
+    v.resize(done + std::max(reserve_hint<E>(left, r.remaining()), std::min(done, left)));
   }
 }
 
