@@ -3,6 +3,7 @@
 // counts (run_encode / run_decode; scripts/instructions.sh drives it).
 //
 //   ops WORKLOAD LIBRARY OP N     WORKLOAD: person car monster tick s0 s8 s128
+//                                           v64 a64 ids1k
 //                                 LIBRARY:  bs (native) bsp (portable) bsc (compact) zpp sp
 //                                 OP:       ser dec
 //
@@ -15,6 +16,8 @@
 
 #include <workloads/workloads.hpp>
 
+#include <array>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -148,5 +151,24 @@ int main(int argc, char** argv) {
   if (w == "s0") return library(std::string(), lib, op, n);
   if (w == "s8") return library(std::string("abcdefgh"), lib, op, n);
   if (w == "s128") return library(std::string(128, 'x'), lib, op, n);
+  // 64 small uint32s (one byte each in compact): a std::vector against the
+  // std::array of the same elements (format.hpp's group paths, both).
+  if (w == "v64" || w == "a64") {
+    std::array<std::uint32_t, 64> a{};
+    for (std::uint32_t i = 0; i < 64; ++i) a[i] = i;
+    if (w == "a64") return library(a, lib, op, n);
+    return library(std::vector<std::uint32_t>(a.begin(), a.end()), lib, op, n);
+  }
+  // 1000 int32 identifiers drawn as StructPacker's large message draws its
+  // 150'000 (workloads/structpacker.hpp): five-byte varints in compact.
+  if (w == "ids1k") {
+    std::vector<std::int32_t> ids(1000);
+    std::uint64_t x = 11;
+    for (auto& id : ids) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      id = static_cast<std::int32_t>((x >> 33) % 2'000'000'000);
+    }
+    return library(ids, lib, op, n);
+  }
   return 2;
 }

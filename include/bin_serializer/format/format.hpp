@@ -53,6 +53,14 @@
 //                          the group at p within scalar_group * scalar_max
 //                          bytes, or decode it, with the bytes and refusals
 //                          of one store_scalar / load_scalar each
+//   load_group_count(r, out)   (optional, with load_group)
+//                          load_group that says how far it got: scalar_group
+//                          when the whole group decoded, else k, the index of
+//                          the element whose failure it recorded (those
+//                          before it decoded). A std::vector's elements are
+//                          decoded a group at a time with it (put_scalar_run,
+//                          get_scalar_run below), and a failure keeps the
+//                          elements before the failing one
 //   prefix_u32(v), from_prefix_u32(v)
 //                          the fixed 4-byte fields of an evolvable struct's
 //                          prefix (back-patched, so never variable-length)
@@ -178,6 +186,51 @@ BIN_SERIALIZER_INLINE bool get_scalars(R& r, T* out) noexcept {
       if (!F::load_scalar(r, out[i])) return false;
   }
   return true;
+}
+
+// A vector's scalars (a count known only at run time): whether T has the
+// group hooks put_scalar_run and get_scalar_run use. Decoding also needs the
+// reader: compact's load_group takes contiguous ones only.
+template <class F, class T>
+inline constexpr bool stores_groups =
+    requires(std::byte* p, const T* v) { F::template store_group<T>(p, v); };
+template <class F, class T, class R>
+inline constexpr bool loads_groups =
+    requires(R& r, T* out) { F::template load_group_count<T>(r, out); };
+
+// put_scalars for `count` scalars: whole groups, then the rest one by one.
+// The same bytes as count put_scalar calls.
+template <class F, class T, class W>
+BIN_SERIALIZER_INLINE bool put_scalar_run(W& w, const T* v, std::size_t count) noexcept {
+  constexpr std::size_t G = F::scalar_group;
+  constexpr std::size_t most = G * F::template scalar_max<T>;
+  for (std::size_t left = count / G; left != 0; --left, v += G) {
+    auto store = [v](std::byte* p)
+                     BIN_SERIALIZER_LAMBDA_INLINE { return F::template store_group<T>(p, v); };
+    if (!put_leaf<G * F::template scalar_min<T>, most>(w, store)) return false;
+  }
+  for (std::size_t left = count % G; left != 0; --left, ++v)
+    if (!put_scalar<F>(w, *v)) return false;
+  return true;
+}
+
+// get_scalars for `count` scalars: how many decoded, count when all did;
+// fewer: the element at that index failed (recorded in r) and those before
+// it decoded, exactly as count load_scalar calls would leave them. The
+// element that failed is not written.
+template <class F, class T, class R>
+BIN_SERIALIZER_INLINE std::size_t get_scalar_run(R& r, T* out, std::size_t count) noexcept {
+  constexpr std::size_t G = F::scalar_group;
+  T* e = out;
+  for (std::size_t left = count / G; left != 0; --left, e += G) {
+    const std::size_t k = F::template load_group_count<T>(r, e);
+    if (k != G) [[unlikely]]
+      return static_cast<std::size_t>(e - out) + k;
+  }
+  for (std::size_t left = count % G; left != 0; --left, ++e)
+    if (!F::load_scalar(r, *e)) [[unlikely]]
+      return static_cast<std::size_t>(e - out);
+  return count;
 }
 
 } // namespace detail

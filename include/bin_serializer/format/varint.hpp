@@ -115,7 +115,14 @@ public:
   template <class T, class R>
     requires(varint<T> && R::contiguous)
   BIN_SERIALIZER_INLINE static bool load_group(R& r, T* out) noexcept {
-    return load_four(r, out, std::make_index_sequence<scalar_group>{});
+    return load_four<false>(r, out, std::make_index_sequence<scalar_group>{}) != 0;
+  }
+  // The same, saying how many decoded (format.hpp): a vector's failure keeps
+  // the elements before the one that failed.
+  template <class T, class R>
+    requires(varint<T> && R::contiguous)
+  BIN_SERIALIZER_INLINE static std::size_t load_group_count(R& r, T* out) noexcept {
+    return load_four<true>(r, out, std::make_index_sequence<scalar_group>{});
   }
 
 private:
@@ -145,8 +152,11 @@ private:
     return p;
   }
 
-  template <class T, class R, std::size_t... K>
-  BIN_SERIALIZER_INLINE static bool load_four(R& r, T* out, std::index_sequence<K...>) noexcept {
+  // Returns 4 when all four decoded; otherwise, with Count, the index of the
+  // one that failed (without: 0).
+  template <bool Count, class T, class R, std::size_t... K>
+  BIN_SERIALIZER_INLINE static std::size_t load_four(R& r, T* out,
+                                                     std::index_sequence<K...>) noexcept {
     static_assert(sizeof...(K) == 4);
     using U = leb128::unsigned_of<T>;
     const std::byte* p = take_counted(r, 0);
@@ -154,7 +164,7 @@ private:
         (load_little<std::uint32_t>(p) & 0x80808080U) == 0) [[likely]] {
       ((out[K] = IntCoding::template decode<T>(static_cast<U>(static_cast<unsigned>(p[K])))), ...);
       (void)take_counted(r, 4);
-      return true;
+      return 4;
     }
     if constexpr (sizeof(U) == 4) {
       // Four 32-bit values of five bytes each (hashes, random identifiers),
@@ -171,11 +181,17 @@ private:
                 static_cast<U>(leb128::gather7_32(w[K]) | (last[K] << 28)))),
            ...);
           (void)take_counted(r, 20);
-          return true;
+          return 4;
         }
       }
     }
-    return (load_scalar(r, out[K]) && ...);
+    if constexpr (Count) {
+      std::size_t k = 0;
+      (void)((load_scalar(r, out[K]) && (++k, true)) && ...);
+      return k;
+    } else {
+      return (load_scalar(r, out[K]) && ...) ? 4 : 0;
+    }
   }
 
 public:

@@ -193,6 +193,10 @@ BIN_SERIALIZER_INLINE bool write_counted(W& w, const E* data, std::size_t count)
       return false;
     // An empty vector's data() may be null: never hand that to memcpy.
     return count == 0 || w.write_bytes(data, bytes);
+  } else if constexpr (format_scalar<W::opts, E> && stores_groups<format_of<W::opts>, E>) {
+    // Varints (compact): a group of them at a time, as a std::array's
+    // (format/format.hpp, put_scalar_run), the same bytes.
+    return w.write_length(count) && put_scalar_run<format_of<W::opts>>(w, data, count);
   } else {
     if (!w.write_length(count)) return false;
     // The element by pointer, the trip count by a counter, as vector.hpp's
@@ -294,6 +298,58 @@ BIN_SERIALIZER_INLINE bool read_element(In& in, T& element) {
       return true;
   }
   return ::bin_serializer::deserialize_field(in, element);
+}
+
+// Whether a vector of T read through R decodes a group of elements at a
+// time (read_scalar_groups): scalars the format decodes in groups (compact's
+// varints, from a contiguous reader), without a value check (a ranged enum's
+// elements are checked one by one, bools are not grouped).
+template <class R, class T>
+consteval bool reads_scalar_groups() {
+  if constexpr (format_scalar<R::opts, T> && !is_object_bytes<R::opts, T>())
+    return !shape<R::opts, T>::validates() && loads_groups<format_of<R::opts>, T, R>;
+  else
+    return false;
+}
+
+// Decodes `count` scalars into the std::vector v (what vector.hpp's read
+// does element by element, a group at a time: format/format.hpp,
+// get_scalar_run). Its contract is that of the element-by-element read: the
+// elements v holds are decoded into first, the vector grows for the rest
+// and, on a failure, keeps the elements before the failing one and that one
+// (as it was: a reused element keeps its old value, an appended one is
+// value-initialised, as emplace_back() leaves it), nothing after.
+//
+// Growth follows the bytes: read_length proved `count` elements present at
+// one byte each, and each step grows the vector by reserve_hint of what is
+// left (about the input left, in bytes, as the element-by-element read
+// reserves) or by doubling if that is more, each step decoded before the
+// next allocation; a count prefix alone never allocates much more than the
+// input's size.
+template <class R, class Vec>
+BIN_SERIALIZER_INLINE bool read_scalar_groups(R& r, Vec& v, std::size_t count) {
+  using E = typename Vec::value_type;
+  using F = format_of<R::opts>;
+  if (count < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(count), v.end());
+  std::size_t done = 0;
+  for (;;) {
+    const std::size_t ready = v.size(); // decoded: [0, done); storage: [0, ready)
+    const std::size_t step = ready - done;
+    std::size_t decoded = 0;
+    const bool ok = read_elements<E>(r, step, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
+      decoded = get_scalar_run<F>(in, v.data() + done, step);
+      return decoded == step;
+    });
+    if (!ok) [[unlikely]] {
+      v.erase(v.begin() + static_cast<std::ptrdiff_t>(done + decoded + 1), v.end());
+      return false;
+    }
+    done = ready;
+    if (done == count) return true;
+    // What is left, as far as reserve_hint allows; at least doubling.
+    const std::size_t left = count - done;
+    v.resize(done + std::max(reserve_hint<E>(left, r.remaining()), std::min(done, left)));
+  }
 }
 
 // Reads `count` elements one by one, appending each with emplace_back() and

@@ -67,6 +67,8 @@ struct codec<std::vector<T, A>> {
     if (!r.read_length(n, sc::min_size_of<R::opts, T>())) return false;
     if constexpr (sc::is_object_bytes<R::opts, T>()) {
       return sc::read_object_bytes_into(r, v, n);
+    } else if constexpr (sc::reads_scalar_groups<R, T>()) {
+      return sc::read_scalar_groups(r, v, n);
     } else {
       // Decode into the elements the vector already holds first: their
       // strings and nested containers keep their capacity, so decoding a
