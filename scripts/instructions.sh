@@ -32,7 +32,7 @@ for cxx in g++ clang++-19; do
   echo
   printf '| workload | op |'; for l in "${libs[@]}"; do printf ' %s |' "$l"; done; echo
   printf '|---|---|'; for _ in "${libs[@]}"; do printf -- '--:|'; done; echo
-  for w in person car monster tick s0 s8 s128; do
+  for w in person car monster tick s0 s8 s128 vec large tick256; do
     for op in ser dec; do
       printf '| %s | %s |' "$w" "$op"
       for l in "${libs[@]}"; do
