@@ -58,12 +58,13 @@ public:
     return true;
   }
 
-  // Size, read position and last error back to zero.
+  // Size, read position and last error back to zero: two stores (size and
+  // read position are one 16-byte store, then the error's code; last_error()
+  // reads the offset of an errc::ok as 0).
   void clear() noexcept {
     size_ = 0;
     rpos_ = 0;
     err_.code = errc::ok;
-    err_.offset = 0;
   }
 
   // The capacity is fixed: true if n bytes fit, otherwise false with
@@ -83,7 +84,8 @@ public:
   // set_size() for a size that only grew (n >= size()): nothing to clamp.
   void commit_size(std::size_t n) noexcept { size_ = n; }
 
-  [[nodiscard]] error last_error() const noexcept { return err_; }
+  // {errc::ok, 0} while no failure is recorded (clear() resets only the code).
+  [[nodiscard]] error last_error() const noexcept { return err_.code == errc::ok ? error{} : err_; }
   void set_error(error e) noexcept { err_ = e; }
 
 private:
