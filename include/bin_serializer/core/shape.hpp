@@ -57,7 +57,6 @@
 #include "../config.hpp"
 #include "../cursor/counting_writer.hpp"
 #include "../format/all.hpp"
-#include "../format/copy.hpp"
 #include "../reflect/enum_range.hpp"
 #include "../options.hpp"
 #include "classify.hpp"
@@ -416,7 +415,7 @@ struct shape_of<Opts, T, category::bulk> {
   template <class W>
   BIN_SERIALIZER_INLINE static bool write(W& w, const T& value) {
     if constexpr (holds_pointer<Opts, T>) (void)sizeof(raw_pointer_is_not_serializable<T>);
-    return w.write_bytes(std::addressof(value), copy_length<sizeof(T)>());
+    return w.write_bytes(std::addressof(value), sizeof(T));
   }
   template <class R>
   BIN_SERIALIZER_INLINE static bool read(R& r, T& value) {
@@ -440,7 +439,7 @@ struct shape_of<Opts, T, category::bulk> {
       std::memcpy(std::addressof(value), raw, sizeof raw);
       return true;
     } else {
-      return r.read_bytes(std::addressof(value), copy_length<sizeof(T)>());
+      return r.read_bytes(std::addressof(value), sizeof(T));
     }
   }
   static constexpr std::size_t size(const T&) { return sizeof(T); }

@@ -58,21 +58,6 @@ BIN_SERIALIZER_INLINE void copy_bytes(void* dst, const void* src, std::size_t n)
   }
 }
 
-// The length of a copy of N bytes, N a constant, as memcpy should get it.
-// GCC expands a memcpy of a constant 257 to 65535 bytes inline as `rep
-// movsq` (generic x86-64 tuning), which on an 8 KiB block (a batch of 256
-// Ticks) takes about three times as long as the C library's memcpy; hiding
-// the constant makes it call memcpy. Smaller copies keep the constant (GCC
-// then uses vector moves), as do other compilers (clang calls memcpy itself).
-template <std::size_t N>
-BIN_SERIALIZER_INLINE std::size_t copy_length() noexcept {
-  std::size_t n = N;
-#if defined(__GNUC__) && !defined(__clang__)
-  if constexpr (N > 256) __asm__("" : "+r"(n));
-#endif
-  return n;
-}
-
 // Stores a value's bytes at p (a length prefix into claimed output).
 template <class V>
 BIN_SERIALIZER_INLINE void store_bytes(void* p, const V& v) noexcept {
@@ -88,7 +73,7 @@ BIN_SERIALIZER_INLINE void copy_fixed(void* dst, const void* src) noexcept {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
   if constexpr (N <= 16 || N > 64) {
-    std::memcpy(d, s, copy_length<N>());
+    std::memcpy(d, s, N);
   } else {
     unsigned char block[16];
     for (std::size_t i = 0; i + 16 <= N; i += 16) {

@@ -15,7 +15,6 @@
 #include <type_traits>
 
 #include "codec_support.hpp"
-#include "../format/copy.hpp"
 #include "span.hpp"
 #include "../core/schema_tokens.hpp"
 
@@ -106,7 +105,7 @@ struct codec<std::array<T, N>> {
       (void)a;
       return true;
     } else {
-      return w.write_bytes(a.data(), detail::copy_length<sizeof(T) * N>());
+      return w.write_bytes(a.data(), sizeof(T) * N);
     }
   }
   // Element by element (a varint, a bool): always inlined into the message's
@@ -134,7 +133,7 @@ struct codec<std::array<T, N>> {
       (void)a;
       return true;
     } else {
-      return r.read_bytes(a.data(), detail::copy_length<sizeof(T) * N>());
+      return r.read_bytes(a.data(), sizeof(T) * N);
     }
   }
   template <class R>
