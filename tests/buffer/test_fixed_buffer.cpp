@@ -186,6 +186,16 @@ TEST(FixedBuffer, ClearedErrorHasNoStaleOffset) {
   EXPECT_EQ(buf.last_error(), (error{errc::truncated, 0}));
   buf.clear();
   EXPECT_EQ(buf.last_error(), error{});
+  // The code is kept apart from the rest of the error (see clear()); a
+  // schema mismatch keeps its values.
+  const error mismatch = error::schema(7, bs::mismatch::fingerprint, 1, 2);
+  buf.set_error(mismatch);
+  EXPECT_EQ(buf.last_error(), mismatch);
+  EXPECT_EQ(buf.last_error().what(), bs::mismatch::fingerprint);
+  EXPECT_EQ(buf.last_error().found(), 2u);
+  buf.clear();
+  EXPECT_EQ(buf.last_error(), error{});
+  EXPECT_EQ(buf.last_error().what(), bs::mismatch::none);
 }
 
 TEST(FixedBuffer, SeekWithinWrittenBytesOnly) {
