@@ -3,8 +3,9 @@
 // counts (run_encode / run_decode; scripts/instructions.sh drives it).
 //
 //   ops WORKLOAD LIBRARY OP N     WORKLOAD: person car monster tick s0 s8 s128
-//                                           v64 a64 ids1k
+//                                           v64 a64 ids1k vec large tick256
 //                                 LIBRARY:  bs (native) bsp (portable) bsc (compact) zpp sp
+//                                           hw (hand-written; trivially copyable only)
 //                                 OP:       ser dec
 //
 // zpp_bits and struct_pack are compiled in when their headers are on the
@@ -21,8 +22,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <array>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if __has_include(<zpp_bits.h>)
@@ -50,6 +53,27 @@ struct bs {
   [[gnu::always_inline]] bool dec(bytes in, T& v) {
     bin_serializer::BufferView view(in);
     return deserialize<Opts>(view, v);
+  }
+};
+
+// The hand-written baseline of bench/compare.cpp (trivially copyable values
+// only; not in scripts/instructions.sh's columns): a capacity check, a memcpy
+// at the write position and the new size; decode checks the length and copies.
+template <class T>
+struct hw_adapter {
+  alignas(16) std::byte data[sizeof(T) + 64];
+  std::size_t size = 0;
+  [[gnu::always_inline]] bytes enc(const T& v) {
+    size = 0;
+    if (sizeof v > sizeof data - size) return {};
+    std::memcpy(data + size, &v, sizeof v);
+    size += sizeof v;
+    return {data, size};
+  }
+  [[gnu::always_inline]] bool dec(bytes in, T& v) {
+    if (in.size() < sizeof v) return false;
+    std::memcpy(&v, in.data(), sizeof v);
+    return true;
   }
 };
 
@@ -124,6 +148,8 @@ int library(const T& v, const std::string& lib, const char* op, int n) {
   if (lib == "bs") return run<bs<T, bin_serializer::native>>(v, op, n);
   if (lib == "bsp") return run<bs<T, bin_serializer::portable>>(v, op, n);
   if (lib == "bsc") return run<bs<T, bin_serializer::compact>>(v, op, n);
+  if constexpr (std::is_trivially_copyable_v<T>)
+    if (lib == "hw") return run<hw_adapter<T>>(v, op, n);
 #ifdef OPS_HAVE_ZPP
   if (lib == "zpp") return run<zpp_adapter<T>>(v, op, n);
 #endif
@@ -169,6 +195,13 @@ int main(int argc, char** argv) {
       id = static_cast<std::int32_t>((x >> 33) % 2'000'000'000);
     }
     return library(ids, lib, op, n);
+  }
+  if (w == "vec") return library(Vec{1.5f, -2.25f, 3.125f}, lib, op, n);
+  if (w == "large") return library(make_large_struct(), lib, op, n);
+  if (w == "tick256") {
+    std::array<Tick, 256> batch{};
+    for (std::size_t i = 0; i < batch.size(); ++i) batch[i] = make_tick(i);
+    return library(batch, lib, op, n);
   }
   return 2;
 }

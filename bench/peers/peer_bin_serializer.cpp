@@ -105,6 +105,9 @@ void register_bin_serializer() {
   add_both<W_Small>();
   add_both<W_Large>();
   add_both<W_Tick>();
+  add_both<W_Vec>();
+  add_both<W_LargeStruct>();
+  add_both<W_TickBatch>();
   add_both<W_String0>();
   add_both<W_String8>();
   add_both<W_String128>();

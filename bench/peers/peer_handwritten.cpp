@@ -259,6 +259,14 @@ bool get(reader& r, workloads::LargeMessage& m) {
 void put(writer& w, const workloads::Tick& t) { w.put(t); }
 bool get(reader& r, workloads::Tick& t) { return r.get(t); }
 
+// ---- Vec, LargeStruct, a batch of 256 ticks: trivially copyable, one memcpy ----
+void put(writer& w, const workloads::Vec& v) { w.put(v); }
+bool get(reader& r, workloads::Vec& v) { return r.get(v); }
+void put(writer& w, const workloads::LargeStruct& s) { w.put(s); }
+bool get(reader& r, workloads::LargeStruct& s) { return r.get(s); }
+void put(writer& w, const W_TickBatch::value_type& b) { w.put(b); }
+bool get(reader& r, W_TickBatch::value_type& b) { return r.get(b); }
+
 template <class T>
 struct handwritten {
   writer w;
@@ -283,6 +291,9 @@ void register_handwritten() {
   add_cell<W_Small, handwritten<workloads::SmallMessage>>("handwritten");
   add_cell<W_Large, handwritten<workloads::LargeMessage>>("handwritten");
   add_cell<W_Tick, handwritten<workloads::Tick>>("handwritten");
+  add_cell<W_Vec, handwritten<workloads::Vec>>("handwritten");
+  add_cell<W_LargeStruct, handwritten<workloads::LargeStruct>>("handwritten");
+  add_cell<W_TickBatch, handwritten<W_TickBatch::value_type>>("handwritten");
 }
 
 } // namespace peers

@@ -43,6 +43,9 @@ void register_struct_pack() {
   add_cell<W_CarRandom, struct_pack_adapter<workloads::Car>>("struct_pack");
   add_cell<W_Monster, struct_pack_adapter<std::vector<workloads::Monster>>>("struct_pack");
   add_cell<W_Tick, struct_pack_adapter<workloads::Tick>>("struct_pack");
+  add_cell<W_Vec, struct_pack_adapter<workloads::Vec>>("struct_pack");
+  add_cell<W_LargeStruct, struct_pack_adapter<workloads::LargeStruct>>("struct_pack");
+  add_cell<W_TickBatch, struct_pack_adapter<W_TickBatch::value_type>>("struct_pack");
   add_cell<W_String0, struct_pack_adapter<std::string>>("struct_pack");
   add_cell<W_String8, struct_pack_adapter<std::string>>("struct_pack");
   add_cell<W_String128, struct_pack_adapter<std::string>>("struct_pack");

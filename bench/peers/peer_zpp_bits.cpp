@@ -40,6 +40,9 @@ void register_zpp_bits() {
   add_cell<W_CarRandom, zpp_adapter<workloads::Car>>("zpp_bits");
   add_cell<W_Monster, zpp_adapter<std::vector<workloads::Monster>>>("zpp_bits");
   add_cell<W_Tick, zpp_adapter<workloads::Tick>>("zpp_bits");
+  add_cell<W_Vec, zpp_adapter<workloads::Vec>>("zpp_bits");
+  add_cell<W_LargeStruct, zpp_adapter<workloads::LargeStruct>>("zpp_bits");
+  add_cell<W_TickBatch, zpp_adapter<W_TickBatch::value_type>>("zpp_bits");
   add_cell<W_String0, zpp_adapter<std::string>>("zpp_bits");
   add_cell<W_String8, zpp_adapter<std::string>>("zpp_bits");
   add_cell<W_String128, zpp_adapter<std::string>>("zpp_bits");

@@ -56,6 +56,25 @@ const std::vector<workloads::Tick>& W_Tick::pool() {
   return p;
 }
 
+const std::vector<workloads::Vec>& W_Vec::pool() {
+  static const std::vector<value_type> p{workloads::Vec{1.5f, -2.25f, 3.125f}};
+  return p;
+}
+
+const std::vector<workloads::LargeStruct>& W_LargeStruct::pool() {
+  static const std::vector<value_type> p{workloads::make_large_struct()};
+  return p;
+}
+
+const std::vector<std::array<workloads::Tick, 256>>& W_TickBatch::pool() {
+  static const std::vector<value_type> p = [] {
+    value_type batch{};
+    for (std::size_t i = 0; i < batch.size(); ++i) batch[i] = workloads::make_tick(i);
+    return std::vector<value_type>{batch};
+  }();
+  return p;
+}
+
 const std::vector<std::string>& W_String0::pool() {
   static const std::vector<value_type> p{std::string()};
   return p;

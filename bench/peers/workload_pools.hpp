@@ -5,6 +5,7 @@
 
 #include <workloads/workloads.hpp>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,24 @@ struct W_Large {
 struct W_Tick {
   using value_type = workloads::Tick;
   static constexpr const char* id = "Tick";
+  static const std::vector<value_type>& pool();
+};
+
+// bench/compare.cpp's Vec (12 bytes) and LargeStruct (80 bytes), one value
+// each, and a batch of 256 ticks (make_tick(i), i = 0..255) as one message.
+struct W_Vec {
+  using value_type = workloads::Vec;
+  static constexpr const char* id = "Vec";
+  static const std::vector<value_type>& pool();
+};
+struct W_LargeStruct {
+  using value_type = workloads::LargeStruct;
+  static constexpr const char* id = "LargeStruct";
+  static const std::vector<value_type>& pool();
+};
+struct W_TickBatch {
+  using value_type = std::array<workloads::Tick, 256>;
+  static constexpr const char* id = "Tick_256";
   static const std::vector<value_type>& pool();
 };
 

@@ -120,6 +120,28 @@ TEST(Buffer, ReserveKeepsContentsAndAvoidsLaterAllocations) {
   EXPECT_EQ(buf.capacity(), cap);
 }
 
+// clear() resets only the error's code; the offset of an errc::ok reads as 0,
+// and the next failure reports its own offset, not the stale one.
+TEST(Buffer, ClearedErrorHasNoStaleOffset) {
+  Buffer buf;
+  ASSERT_TRUE(buf.write("abcdef", 6));
+  std::array<std::byte, 8> out{};
+  ASSERT_TRUE(buf.seek(4));
+  EXPECT_FALSE(buf.read(out.data(), 3));
+  EXPECT_EQ(buf.last_error(), (error{errc::truncated, 4}));
+  buf.clear();
+  EXPECT_EQ(buf.last_error().code, errc::ok);
+  EXPECT_EQ(buf.last_error().offset, 0u);
+  EXPECT_FALSE(static_cast<bool>(buf.last_error()));
+  ASSERT_TRUE(buf.write("ab", 2));
+  EXPECT_FALSE(buf.read(out.data(), 3));
+  EXPECT_EQ(buf.last_error(), (error{errc::truncated, 0}));
+  buf.set_error(error::schema(7, bs::mismatch::fingerprint, 1, 2));
+  buf.clear();
+  EXPECT_EQ(buf.last_error(), error{});
+  EXPECT_EQ(buf.last_error().what(), bs::mismatch::none);
+}
+
 TEST(Buffer, ClearKeepsCapacityAndResetsState) {
   const auto bytes = pattern(300, 9);
   Buffer buf;

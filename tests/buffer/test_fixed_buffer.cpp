@@ -170,6 +170,34 @@ TEST(FixedBuffer, ClearResetsSizePositionAndError) {
   EXPECT_EQ(hex(buf), "05060708");
 }
 
+// clear() resets only the error's code; the offset of an errc::ok reads as 0,
+// and the next failure reports its own offset, not the stale one.
+TEST(FixedBuffer, ClearedErrorHasNoStaleOffset) {
+  FixedBuffer<8> buf;
+  ASSERT_TRUE(buf.write(eight.data(), 6));
+  EXPECT_FALSE(buf.write(eight.data(), 3));
+  EXPECT_EQ(buf.last_error(), (error{errc::buffer_full, 6}));
+  buf.clear();
+  EXPECT_EQ(buf.last_error().code, errc::ok);
+  EXPECT_EQ(buf.last_error().offset, 0u);
+  ASSERT_TRUE(buf.write(eight.data(), 2));
+  std::array<std::byte, 4> out{};
+  EXPECT_FALSE(buf.read(out.data(), 3));
+  EXPECT_EQ(buf.last_error(), (error{errc::truncated, 0}));
+  buf.clear();
+  EXPECT_EQ(buf.last_error(), error{});
+  // The code is kept apart from the rest of the error (see clear()); a
+  // schema mismatch keeps its values.
+  const error mismatch = error::schema(7, bs::mismatch::fingerprint, 1, 2);
+  buf.set_error(mismatch);
+  EXPECT_EQ(buf.last_error(), mismatch);
+  EXPECT_EQ(buf.last_error().what(), bs::mismatch::fingerprint);
+  EXPECT_EQ(buf.last_error().found(), 2u);
+  buf.clear();
+  EXPECT_EQ(buf.last_error(), error{});
+  EXPECT_EQ(buf.last_error().what(), bs::mismatch::none);
+}
+
 TEST(FixedBuffer, SeekWithinWrittenBytesOnly) {
   FixedBuffer<8> buf;
   ASSERT_TRUE(buf.write(eight.data(), 5));

@@ -71,6 +71,9 @@ public:
   // Empties the buffer: size, read position and last error reset; the storage
   // is kept so the next message does not allocate. Views decoded from the
   // bytes are invalid from here on (debug builds overwrite them with 0xDD).
+  // Two stores: size and read position are adjacent (one 16-byte store), and
+  // only the error's code is reset, last_error() reading the offset of an
+  // errc::ok as 0.
   void clear() noexcept {
 #if BIN_SERIALIZER_DEBUG
     poison(data_, size_);
@@ -78,7 +81,6 @@ public:
     size_ = 0;
     rpos_ = 0;
     err_.code = errc::ok;
-    err_.offset = 0;
   }
 
   // Makes capacity() >= n. False (nothing changed, last_error() =
@@ -100,7 +102,8 @@ public:
   // cannot exceed it, so there is nothing to clamp. Used by serialize().
   void commit_size(std::size_t n) noexcept { size_ = n; }
 
-  [[nodiscard]] error last_error() const noexcept { return err_; }
+  // {errc::ok, 0} while no failure is recorded (clear() resets only the code).
+  [[nodiscard]] error last_error() const noexcept { return err_.code == errc::ok ? error{} : err_; }
   void set_error(error e) noexcept { err_ = e; }
 
   void swap(Buffer& other) noexcept;
@@ -113,9 +116,9 @@ private:
   // Buffer points at a static byte it never writes to.
   std::byte* data_ = empty_storage();
   std::size_t size_ = 0;
+  std::size_t rpos_ = 0; // next to size_: clear() resets both with one store
+  error err_{};          // its code after them: clear()'s second store
   std::size_t cap_ = 0;
-  std::size_t rpos_ = 0;
-  error err_{};
 
   static std::byte* empty_storage() noexcept;
 #if BIN_SERIALIZER_DEBUG

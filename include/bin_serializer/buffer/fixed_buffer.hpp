@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <span>
 
@@ -23,7 +24,7 @@ public:
   // they do not fit.
   bool write(const void* src, std::size_t n) noexcept {
     if (n > N - size_) [[unlikely]] {
-      err_ = {errc::buffer_full, size_};
+      set_error({errc::buffer_full, size_});
       return false;
     }
     if (n != 0) std::memcpy(storage_ + size_, src, n); // src may be null when n == 0
@@ -35,7 +36,7 @@ public:
   // truncated) if fewer than n remain.
   bool read(void* dst, std::size_t n) noexcept {
     if (n > size_ - rpos_) [[unlikely]] {
-      err_ = {errc::truncated, rpos_};
+      set_error({errc::truncated, rpos_});
       return false;
     }
     if (n != 0) std::memcpy(dst, storage_ + rpos_, n); // dst may be null when n == 0
@@ -58,19 +59,21 @@ public:
     return true;
   }
 
-  // Size, read position and last error back to zero.
+  // Size, read position and last error back to zero. The read position and
+  // the error's code (a word of its own) are one aligned 16-byte block, one
+  // store, and the size's store is dead when a write follows; last_error()
+  // reads the offset of an errc::ok as 0.
   void clear() noexcept {
     size_ = 0;
     rpos_ = 0;
-    err_.code = errc::ok;
-    err_.offset = 0;
+    code_ = 0;
   }
 
   // The capacity is fixed: true if n bytes fit, otherwise false with
   // last_error() = buffer_full.
   bool reserve(std::size_t n) noexcept {
     if (n <= N) return true;
-    err_ = {errc::buffer_full, size_};
+    set_error({errc::buffer_full, size_});
     return false;
   }
 
@@ -83,13 +86,23 @@ public:
   // set_size() for a size that only grew (n >= size()): nothing to clamp.
   void commit_size(std::size_t n) noexcept { size_ = n; }
 
-  [[nodiscard]] error last_error() const noexcept { return err_; }
-  void set_error(error e) noexcept { err_ = e; }
+  // {errc::ok, 0} while no failure is recorded (clear() resets only the code).
+  [[nodiscard]] error last_error() const noexcept {
+    if (code_ == 0) return error{};
+    error e = err_;
+    e.code = static_cast<errc>(code_);
+    return e;
+  }
+  void set_error(error e) noexcept {
+    err_ = e;
+    code_ = static_cast<std::uint64_t>(e.code);
+  }
 
 private:
-  std::size_t size_ = 0;
   std::size_t rpos_ = 0;
-  error err_{};
+  std::uint64_t code_ = 0; // last_error().code as a word, next to rpos_ (see clear())
+  std::size_t size_ = 0;
+  error err_{}; // the rest of last_error()
   alignas(16) std::byte storage_[N];
 };
 
