@@ -88,6 +88,9 @@ typedef struct Plan {
   Py_ssize_t* order;   /* struct built by calling the class: field index of each argument */
   Py_ssize_t npos;     /* ... of which the first npos are positional */
   Py_ssize_t* slot_at; /* F_SLOTS: byte offset of each field's slot in the instance */
+  int plain_slots;     /* F_SLOTS + F_FASTNEW, no __dict__, allocated by PyType_GenericAlloc,
+                          every base below object a heap type: the instance is its header and
+                          its pointer slots, and refers to them and its class, nothing else */
   PyObject* o[6];      /* kind-specific objects (see _accel.py) */
 } Plan;
 
@@ -308,14 +311,34 @@ static inline int signed_code(char code) { return code == 'h' || code == 'i' || 
 /* The varint at *ppos of an integer of `size` bytes (2, 4, 8): at most 3, 5
  * or 10 bytes, no bit beyond the width in the last one, shortest form only
  * (a varint of 2 or more bytes does not end in 0x00). */
-static inline int read_varint(const uint8_t* buf, Py_ssize_t end, Py_ssize_t* ppos, Py_ssize_t size,
-                              uint64_t* out) {
+#if defined(__GNUC__) || defined(__clang__)
+#define VARINT_INLINE inline __attribute__((always_inline))
+#else
+#define VARINT_INLINE inline
+#endif
+
+static inline int varint_ctz64(uint64_t x) { /* x != 0 */
+#if defined(__GNUC__) || defined(__clang__)
+  return __builtin_ctzll(x);
+#else
+  int n = 0;
+  while (!(x & 1)) x >>= 1, ++n;
+  return n;
+#endif
+}
+
+/* The 7-bit groups of v (one a byte, high bits clear) packed together. */
+static inline uint64_t varint_pack7(uint64_t v) {
+  v = (v & 0x007F007F007F007FULL) | ((v & 0x7F007F007F007F00ULL) >> 1);
+  v = (v & 0x00003FFF00003FFFULL) | ((v & 0x3FFF00003FFF0000ULL) >> 2);
+  return (v & 0x000000000FFFFFFFULL) | ((v & 0x0FFFFFFF00000000ULL) >> 4);
+}
+
+/* The varint at *ppos byte by byte (the reference: read_varint's word path
+ * must agree with it). */
+static int read_varint_bytes(const uint8_t* buf, Py_ssize_t end, Py_ssize_t* ppos, Py_ssize_t size,
+                             uint64_t* out) {
   Py_ssize_t pos = *ppos;
-  if (pos < end && buf[pos] < 0x80) { /* one byte: most values */
-    *out = buf[pos];
-    *ppos = pos + 1;
-    return 0;
-  }
   const int maxlen = size == 2 ? 3 : size == 4 ? 5 : 10;
   const unsigned last = size == 2 ? 0x03u : size == 4 ? 0x0Fu : 0x01u;
   uint64_t x = 0;
@@ -334,6 +357,53 @@ static inline int read_varint(const uint8_t* buf, Py_ssize_t end, Py_ssize_t* pp
   FAIL_INT();
 }
 
+/* end bounds the varint; lim (>= end) bounds what may be read: with 8 bytes
+ * readable, a varint of up to 8 bytes is decoded from one 8-byte load. The
+ * word path accepts only what the byte loop below accepts, with the same
+ * value: within end, shortest form (a varint of 2 or more bytes does not end
+ * in 0x00), and a value that fits `size` bytes (for a varint no longer than
+ * the width's maximum, that is the same as the last byte's limit; a longer
+ * one in shortest form never fits). Anything else takes the loop, which
+ * fails it. */
+static VARINT_INLINE int read_varint(const uint8_t* buf, Py_ssize_t end, Py_ssize_t lim,
+                                     Py_ssize_t* ppos, Py_ssize_t size, uint64_t* out) {
+  Py_ssize_t pos = *ppos;
+  if (pos < end && buf[pos] < 0x80) { /* one byte: most values */
+    *out = buf[pos];
+    *ppos = pos + 1;
+    return 0;
+  }
+  if (pos < end && lim - pos >= 8) {
+    uint64_t w = ld_le(buf + pos, 8);
+    uint64_t stops = ~w & 0x8080808080808080ULL;
+    if (stops != 0) {
+      int bits = varint_ctz64(stops) + 1; /* 8 * the varint's length (2..8 bytes) */
+      uint64_t v = w & (~0ULL >> (64 - bits));
+      uint64_t x = varint_pack7(v & 0x7F7F7F7F7F7F7F7FULL);
+      if (pos + (bits >> 3) <= end && (bits == 8 || (v >> (bits - 8)) != 0) &&
+          (size == 8 || (x >> (8 * size)) == 0)) {
+        *out = x;
+        *ppos = pos + (bits >> 3);
+        return 0;
+      }
+    } else if (size == 8 && pos + 9 <= end) { /* 9 or 10 bytes */
+      uint64_t x = varint_pack7(w & 0x7F7F7F7F7F7F7F7FULL);
+      unsigned b8 = buf[pos + 8];
+      if (b8 != 0 && b8 < 0x80) {
+        *out = x | ((uint64_t)b8 << 56);
+        *ppos = pos + 9;
+        return 0;
+      }
+      if (b8 >= 0x80 && pos + 10 <= end && buf[pos + 9] == 1) {
+        *out = x | ((uint64_t)(b8 & 0x7Fu) << 56) | (1ULL << 63);
+        *ppos = pos + 10;
+        return 0;
+      }
+    }
+  }
+  return read_varint_bytes(buf, end, ppos, size, out);
+}
+
 /* The int of a decoded varint of scalar `code` (signed: zigzag). */
 static inline PyObject* varint_value(char code, uint64_t u) {
   if (signed_code(code)) return PyLong_FromLongLong((int64_t)(u >> 1) ^ -(int64_t)(u & 1));
@@ -347,17 +417,33 @@ static inline PyObject* varint_value(char code, uint64_t u) {
 typedef struct {
   PyObject* obj; /* the buffer object (numpy views are made from it) */
   const uint8_t* buf;
-  Py_ssize_t end;
+  Py_ssize_t end; /* what the value being decoded may use */
+  Py_ssize_t lim; /* what may be read (>= end; the buffer's end) */
+  int untrack;    /* log_blocks(untracked=True): see dec_struct */
 } Ctx;
 
 static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos);
+
+/* A number (K_SCALAR): inlined where fields are decoded (dec_struct), so
+ * that the commonest field costs no call of dec. */
+static VARINT_INLINE PyObject* dec_scalar(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
+  Py_ssize_t pos = *ppos;
+  if (p->flags & F_VARINT) {
+    uint64_t u;
+    if (read_varint(c->buf, c->end, c->lim, ppos, p->size, &u) < 0) return NULL;
+    return varint_value(p->code, u);
+  }
+  if (c->end - pos < p->size) FAIL_NULL();
+  *ppos = pos + p->size;
+  return load_scalar(p->code, c->buf + pos);
+}
 
 static inline int read_count(Ctx* c, Py_ssize_t* ppos, Py_ssize_t per, Py_ssize_t* out,
                              int varint) {
   Py_ssize_t pos = *ppos;
   uint64_t n;
   if (varint) {
-    if (read_varint(c->buf, c->end, &pos, 8, &n) < 0) return -1;
+    if (read_varint(c->buf, c->end, c->lim, &pos, 8, &n) < 0) return -1;
   } else {
     if (c->end - pos < 8) FAIL_INT();
     n = ld_le(c->buf + pos, 8);
@@ -396,7 +482,7 @@ static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t 
     Py_ssize_t pos = *ppos;
     for (Py_ssize_t i = 0; i < n; ++i) {
       uint64_t u;
-      PyObject* x = read_varint(c->buf, c->end, &pos, elem->size, &u) < 0
+      PyObject* x = read_varint(c->buf, c->end, c->lim, &pos, elem->size, &u) < 0
                         ? NULL
                         : varint_value(elem->code, u);
       if (x == NULL) {
@@ -441,19 +527,43 @@ static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t 
  * each value into the instance (vals[i] becomes NULL: one reference, no
  * increment and decrement per field); a call to the class borrows them. The
  * caller releases whatever is left in vals. */
-static PyObject* construct(const Plan* p, PyObject** vals) {
+static PyObject* construct(const Plan* p, PyObject** vals, int untrack) {
   PyObject* cls = p->o[0];
   Py_ssize_t n = p->n;
   if ((p->flags & (F_FASTNEW | F_SLOTS)) == (F_FASTNEW | F_SLOTS)) {
     /* __slots__ dataclass: the instance is its slots (NULL after tp_alloc); fill them in place */
     PyTypeObject* tp = (PyTypeObject*)cls;
-    PyObject* obj = tp->tp_alloc(tp, 0);
+    if (!p->plain_slots) {
+      PyObject* obj = tp->tp_alloc(tp, 0);
+      if (obj == NULL) return NULL;
+      for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject** slot = (PyObject**)((char*)obj + p->slot_at[i]);
+        Py_XSETREF(*slot, vals[i]);
+        vals[i] = NULL;
+      }
+      return obj;
+    }
+    /* What PyType_GenericAlloc does (an object of the collector, its slots
+     * NULL, a reference to its class), tracked once its slots are filled,
+     * and only when it must be: untracked=True (opt-in, like msgspec's
+     * Struct(gc=False)) leaves out an instance whose referents are
+     * untracked (ints, floats, strings, bytes, None, untracked instances)
+     * besides its class: it can be in no reference cycle when it is made.
+     * Nothing re-tracks it: a cycle built through it later is not collected
+     * (a leak, not a crash). */
+    PyObject* obj = PyObject_GC_New(PyObject, tp);
     if (obj == NULL) return NULL;
+    for (Py_ssize_t at = (Py_ssize_t)sizeof(PyObject); at < tp->tp_basicsize;
+         at += (Py_ssize_t)sizeof(PyObject*))
+      *(PyObject**)((char*)obj + at) = NULL;
+    int tracked = !untrack; /* or a field value the collector follows */
     for (Py_ssize_t i = 0; i < n; ++i) {
-      PyObject** slot = (PyObject**)((char*)obj + p->slot_at[i]);
-      Py_XSETREF(*slot, vals[i]);
+      PyObject* v = vals[i];
+      tracked |= PyType_IS_GC(Py_TYPE(v)) && PyObject_GC_IsTracked(v);
+      *(PyObject**)((char*)obj + p->slot_at[i]) = v;
       vals[i] = NULL;
     }
+    if (tracked) PyObject_GC_Track(obj);
     return obj;
   }
   if (p->flags & F_FASTNEW) {
@@ -510,11 +620,12 @@ static PyObject* dec_struct(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
     *ppos = base + p->size;
   } else {
     for (Py_ssize_t i = 0; i < n; ++i) {
-      vals[i] = dec(p->kids[i], c, ppos);
+      const Plan* k = p->kids[i];
+      vals[i] = k->kind == K_SCALAR ? dec_scalar(k, c, ppos) : dec(k, c, ppos);
       if (vals[i] == NULL) goto done;
     }
   }
-  r = construct(p, vals);
+  r = construct(p, vals, c->untrack);
 done:
   decref_vals(vals, n);
   if (vals != stack) PyMem_Free(vals);
@@ -587,7 +698,7 @@ static PyObject* dec_evolvable(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
     Py_DECREF(tup);
     Py_DECREF(unknown);
   } else {
-    r = construct(p, vals);
+    r = construct(p, vals, c->untrack);
   }
   if (r) *ppos = pos;
 done:
@@ -633,16 +744,7 @@ static PyObject* decode_str(const char* s, Py_ssize_t n) {
 static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
   Py_ssize_t pos = *ppos;
   switch (p->kind) {
-  case K_SCALAR: {
-    if (p->flags & F_VARINT) {
-      uint64_t u;
-      if (read_varint(c->buf, c->end, ppos, p->size, &u) < 0) return NULL;
-      return varint_value(p->code, u);
-    }
-    if (c->end - pos < p->size) FAIL_NULL();
-    *ppos = pos + p->size;
-    return load_scalar(p->code, c->buf + pos);
-  }
+  case K_SCALAR: return dec_scalar(p, c, ppos);
   case K_BOOL: {
     if (pos >= c->end) FAIL_NULL();
     uint8_t b = c->buf[pos];
@@ -657,7 +759,7 @@ static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
     if (p->flags & F_VARINT) {
       uint64_t u;
       after = pos;
-      if (read_varint(c->buf, c->end, &after, p->size, &u) < 0) return NULL;
+      if (read_varint(c->buf, c->end, c->lim, &after, p->size, &u) < 0) return NULL;
       x = varint_value(p->code, u);
     } else {
       if (c->end - pos < p->size) FAIL_NULL();
@@ -711,7 +813,7 @@ static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
   case K_VARIANT: {
     uint64_t idx;
     if (p->flags & F_VARINT) {
-      if (read_varint(c->buf, c->end, &pos, 4, &idx) < 0) return NULL;
+      if (read_varint(c->buf, c->end, c->lim, &pos, 4, &idx) < 0) return NULL;
     } else {
       if (c->end - pos < 4) FAIL_NULL();
       idx = ld_le(c->buf + pos, 4);
@@ -1548,6 +1650,12 @@ static PyObject* Program_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
         Py_DECREF(self);
         return NULL;
       }
+      PyTypeObject* tp = (PyTypeObject*)p->o[0];
+      p->plain_slots = (p->flags & F_FASTNEW) && tp->tp_dictoffset == 0 &&
+                       tp->tp_itemsize == 0 && tp->tp_alloc == PyType_GenericAlloc &&
+                       PyType_IS_GC(tp) && tp->tp_basicsize % (Py_ssize_t)sizeof(PyObject*) == 0;
+      for (PyTypeObject* b = tp; b != NULL && b != &PyBaseObject_Type; b = b->tp_base)
+        if (!(b->tp_flags & Py_TPFLAGS_HEAPTYPE)) p->plain_slots = 0;
       for (Py_ssize_t k = 0; k < ns; ++k) {
         if (p->slot_at[k] < (Py_ssize_t)sizeof(PyObject) ||
             p->slot_at[k] >
@@ -1617,6 +1725,8 @@ static int get_buffer(PyObject* obj, Py_buffer* view, Ctx* c) {
     c->buf = view->buf;
     c->end = view->len;
   }
+  c->lim = c->end;
+  c->untrack = 0;
   c->obj = obj;
   return 0;
 }
@@ -2249,6 +2359,7 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
       }
       Ctx rc = c;
       rc.end = r; /* the payload's end: a decoder never reads the next record */
+      rc.untrack = untracked;
       Py_ssize_t q = p;
       PyObject* v = dec(((Program*)d)->root, &rc, &q);
       if (v == NULL || q != r) {

@@ -908,3 +908,92 @@ def test_untracked_records_only_when_asked_and_only_atomic(backend):
     built = list(LogReader(data, untracked=True))  # classes from the descriptions: the same rule
     assert [encode(v, "compact") for v in built] == [encode(v, "compact") for v in values]
     assert gc.is_tracked(next(v for v in built if type(v).__name__ == "Holder"))
+
+
+# ---------------------------------------------------------------------------
+# varints read a word at a time inside a record: the bytes after a record's
+# end (the next record, the next block) may be loaded but never decoded
+
+
+@dataclass(slots=True)
+class Widths:
+    a: u16
+    b: u32
+    c: u64
+    d: i64
+    e: i32
+
+
+@dataclass(slots=True)
+class Outer:
+    w: Widths
+    tag: char
+
+
+def _hostile_varint(rng: random.Random, maxlen: int) -> bytes:
+    n = rng.randrange(1, maxlen + 3)
+    body = [rng.randrange(128, 256) for _ in range(n - 1)]
+    last = rng.choice([0, 1, 2, 3, 4, 15, 16, 127, rng.randrange(128)])
+    return bytes(body + [last])
+
+
+@pytest.mark.skipif(not _accel.available(), reason="the compiled extension is not built")
+def test_varints_at_record_ends_backends_agree(backend):
+    if backend != "c":
+        pytest.skip("differential test: runs once, in the compiled-codec pass")
+    fp = schema_hash(Widths, "compact")
+    rng = random.Random(11)
+    previous = bin_serializer.backend()
+    good = Widths(1 << 15, (1 << 32) - 1, (1 << 64) - 1, -(1 << 63), -(1 << 31))
+    gp = encode(good, "compact")
+    tail = b"\x00" + bytes([len(gp)]) + gp  # a valid record after: bytes to read past the end
+    try:
+        for case in range(3000):
+            if case % 3 == 0:  # valid values of every length
+                v = Widths(rng.randrange(1 << rng.randrange(1, 17)), rng.randrange(1 << rng.randrange(1, 33)),
+                           rng.randrange(1 << rng.randrange(1, 65)),
+                           rng.randrange(-(1 << 63), 1 << 63) >> rng.randrange(64),
+                           rng.randrange(-(1 << 31), 1 << 31) >> rng.randrange(32))
+                payload = encode(v, "compact")
+                if case % 2:  # cut inside the record: the varint runs into the next record
+                    payload = payload[:rng.randrange(len(payload))]
+            else:  # hostile: overlong, too wide, a 0x00 end, cut short
+                payload = b"".join(_hostile_varint(rng, m) for m in (3, 5, 10, 10, 5))
+                payload = payload[:rng.randrange(1, len(payload) + 1)]
+            data = _raw_log([(fp, 0)], [b"\x00" + bytes([len(payload)]) + payload] + [tail] * 2)
+            outcomes = []
+            for b in ("python", "c"):
+                bin_serializer.set_backend(b)
+                r = LogReader(data, [Widths])
+                got, err = [], None
+                try:
+                    for x in r:
+                        got.append(x)
+                except LogRecordError as e:
+                    err = (e.kind, e.offset, type(e.payload_error).__name__,
+                           getattr(e.payload_error, "kind", None))
+                outcomes.append((got, err, r.end))
+            assert outcomes[0] == outcomes[1], (case, payload.hex())
+            if case % 3 == 0 and case % 2 == 0:
+                assert outcomes[1][0] == [v, good, good]
+    finally:
+        bin_serializer.set_backend(previous)
+
+
+def test_untracked_nested_records_and_the_default(backend):
+    import gc
+
+    values = [Outer(Widths(i, i << 20, i << 40, -i, -i), ord("x")) for i in range(20)]
+    data = log_bytes(values, [Outer])
+    default = list(LogReader(data, [Outer]))
+    asked = list(LogReader(data, [Outer], untracked=True))
+    assert default == asked == values
+    assert all(gc.is_tracked(v) and gc.is_tracked(v.w) for v in default)
+    if backend == "c":  # inner first, then the outer one (it refers to untracked objects only)
+        assert not any(gc.is_tracked(v) or gc.is_tracked(v.w) for v in asked)
+    # an untracked record still works as an instance: attributes, equality, deletion
+    v = asked[3]
+    v.tag = ord("y")
+    assert v.tag == ord("y") and v.w.c == 3 << 40
+    del asked, default
+    gc.collect()
