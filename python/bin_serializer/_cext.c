@@ -1651,9 +1651,9 @@ static PyObject* Program_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
         return NULL;
       }
       PyTypeObject* tp = (PyTypeObject*)p->o[0];
-      p->plain_slots = (p->flags & F_FASTNEW) && tp->tp_dictoffset == 0 &&
-                       tp->tp_itemsize == 0 && tp->tp_alloc == PyType_GenericAlloc &&
-                       PyType_IS_GC(tp) && tp->tp_basicsize % (Py_ssize_t)sizeof(PyObject*) == 0;
+      p->plain_slots = (p->flags & F_FASTNEW) && tp->tp_dictoffset == 0 && tp->tp_itemsize == 0 &&
+                       tp->tp_alloc == PyType_GenericAlloc && PyType_IS_GC(tp) &&
+                       tp->tp_basicsize % (Py_ssize_t)sizeof(PyObject*) == 0;
       for (PyTypeObject* b = tp; b != NULL && b != &PyBaseObject_Type; b = b->tp_base)
         if (!(b->tp_flags & Py_TPFLAGS_HEAPTYPE)) p->plain_slots = 0;
       for (Py_ssize_t k = 0; k < ns; ++k) {
@@ -2394,6 +2394,11 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
     }
     if (failed || status != LOG_VALID) break;
     pos = next;
+    /* a whole log may be one call (read_all): Ctrl-C is seen between blocks */
+    if (PyErr_CheckSignals() < 0) {
+      failed = 1;
+      break;
+    }
   }
   gc_resume(gc);
   release_buffer(&view);

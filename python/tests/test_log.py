@@ -997,3 +997,45 @@ def test_untracked_nested_records_and_the_default(backend):
     assert v.tag == ord("y") and v.w.c == 3 << 40
     del asked, default
     gc.collect()
+
+
+# ---------------------------------------------------------------------------
+# read_all: one walk, the same records and errors as iterating
+
+
+def test_read_all_equals_iteration_clean_torn_corrupt_and_record_errors(backend):
+    values, data = _ticks_log()
+    r = LogReader(data, [Tick])
+    assert r.read_all() == values and r.end == "clean"
+    assert r.read_all() == []  # nothing left
+    assert LogReader(data, [Tick]).read_all(with_index=True) == [(0, v) for v in values]
+    torn = data[:-3]
+    it, alls = LogReader(torn, [Tick]), LogReader(torn, [Tick])
+    assert alls.read_all() == list(it) and (alls.end, alls.end_offset) == (it.end, it.end_offset) == (
+        "torn", blocks_of(data)[-1][0])
+    # a corruption with a valid block after it: raise (records before it on the exception), resume, skip
+    blocks, counts = blocks_of(data), records_per_block(data, [Tick])
+    s, e = blocks[1]
+    bad = bytearray(data)
+    bad[s + 20] ^= 0x01
+    bad = bytes(bad)
+    r = LogReader(bad, [Tick])
+    with pytest.raises(LogCorruptError) as ei:
+        r.read_all()
+    assert ei.value.records == values[:counts[0]] and ei.value.offset == s and ei.value.resume_offset == e
+    assert r.read_all() == values[counts[0] + counts[1]:] and r.end == "clean"
+    r = LogReader(bad, [Tick])
+    assert r.read_all(on_corruption="skip") == values[:counts[0]] + values[counts[0] + counts[1]:]
+    assert [c.offset for c in r.corruptions] == [s]
+    with pytest.raises(ValueError, match="on_corruption"):
+        LogReader(data, [Tick]).read_all(on_corruption="ignore")
+    # a record that does not decode: the records before it, then the error; reading has ended
+    fp = schema_hash(Note, "compact")
+    good = encode(Note(1, "a", []), "compact")
+    broken = bytes([good[0], 0x7F]) + b"x"
+    raw = _raw_log([(fp, 0)], [b"\x00" + bytes([len(good)]) + good] * 3 + [b"\x00\x03" + broken])
+    r = LogReader(raw, [Note])
+    with pytest.raises(LogRecordError) as ei:
+        r.read_all()
+    assert ei.value.records == [Note(1, "a", [])] * 3 and r.end == "error"
+    assert r.read_all() == []
