@@ -4,11 +4,13 @@
 #   total: <passed> passed, <failed> failed
 #
 # Usage: ./scripts/test.sh [--jobs N] [PRESET...]
-#   PRESET defaults to: gcc clang asan tsan fuzz s390x python conan format
-#   (see CMakePresets.json). gcc builds with exceptions and RTTI, clang with
-#   -fno-exceptions -fno-rtti (GoogleTest built from source with the same
-#   flags): both compilers, both modes, one build each. Tests that need
-#   exceptions (#if defined(__cpp_exceptions)) run under gcc only.
+#   PRESET defaults to: gcc clang tsan fuzz s390x python conan format
+#   (see CMakePresets.json). gcc builds at -O2 with exceptions and RTTI,
+#   clang unoptimized with -fno-exceptions -fno-rtti under AddressSanitizer
+#   and UndefinedBehaviorSanitizer (GoogleTest built from source with the
+#   same flags): both compilers, both modes, the sanitizers, one build each
+#   (a separate ASan build compiled every test a third time). Tests that
+#   need exceptions (#if defined(__cpp_exceptions)) run under gcc only.
 #   "fuzz" is not a CMake preset: it runs scripts/fuzz.sh (libFuzzer, ASan +
 #   UBSan) for FUZZ_SECONDS per target (default here: 5, built at FUZZ_OPT,
 #   default here -O0: a smoke run that compiles fast; scripts/fuzz.sh alone
@@ -56,7 +58,7 @@ if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 if ((${#presets[@]} == 0)); then
-  presets=(gcc clang asan tsan fuzz s390x python conan format)
+  presets=(gcc clang tsan fuzz s390x python conan format)
 fi
 
 # shellcheck source=scripts/install_deps.sh
