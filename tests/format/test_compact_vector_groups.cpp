@@ -242,6 +242,29 @@ TEST(CompactVectorGroups, FailureInTheMiddleOfAGroup) {
                                                            errc::invalid_value, 5);
 }
 
+TEST(CompactVectorGroups, OneByteGroupsThenALongerValue) {
+  // Groups of one-byte values are read without a bounds check each while the
+  // input holds a byte for each element left (format/format.hpp,
+  // get_scalar_run); a longer value ends that. One longer value at every
+  // index, every truncation, into vectors that are shorter (they grow, a run
+  // at a time) and as long: the same as element by element.
+  std::mt19937_64 rng(4);
+  for (const std::size_t n : {4u, 5u, 8u, 9u, 13u, 16u, 17u, 33u}) {
+    for (std::size_t at = 0; at < n; ++at) {
+      std::vector<std::uint32_t> v = values<std::uint32_t>(n, 0, rng);
+      v[at] = of_length<std::uint32_t>(2 + static_cast<unsigned>(rng() % 4), rng);
+      const std::vector<std::byte> good = encode<compact>(v);
+      for (const std::size_t have : {std::size_t{0}, std::size_t{1}, n / 2, n}) {
+        const std::vector<std::uint32_t> old = values<std::uint32_t>(have, 0, rng);
+        for (std::size_t len = 0; len <= good.size(); ++len)
+          expect_same_reading<std::uint32_t>(
+              std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(len)),
+              old);
+      }
+    }
+  }
+}
+
 TEST(CompactVectorGroups, HostileCountAllocatesNothingLarge) {
   // A count of 2^40 with four bytes after it: refused before any element.
   expect_decode_error<std::vector<std::uint64_t>, compact>("8080808080200102", errc::truncated, 0);

@@ -61,6 +61,11 @@
 //                          decoded a group at a time with it (put_scalar_run,
 //                          get_scalar_run below), and a failure keeps the
 //                          elements before the failing one
+//   load_short_group(r, out)   (optional, with load_group_count)
+//                          scalar_group values of one byte each, when the
+//                          caller knows scalar_group bytes are left: true
+//                          with them decoded and taken, else false with
+//                          nothing read or recorded (get_scalar_run)
 //   prefix_u32(v), from_prefix_u32(v)
 //                          the fixed 4-byte fields of an evolvable struct's
 //                          prefix (back-patched, so never variable-length)
@@ -75,6 +80,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <type_traits>
 
@@ -218,16 +224,35 @@ BIN_SERIALIZER_INLINE bool put_scalar_run(W& w, const T* v, std::size_t count) n
 // fewer: the element at that index failed (recorded in r) and those before
 // it decoded, exactly as count load_scalar calls would leave them. The
 // element that failed is not written.
+//
+// While r holds a byte or more for each element left (checked once, and
+// always so for a vector's first run: read_length proved its count at one
+// byte each), a group of scalar_group one-byte values keeps it so: the next
+// group's bytes are there, and load_short_group (optional) tests them with
+// no bounds check. The first group that is anything else, and every group
+// after it, goes through load_group_count, which checks.
 template <class F, class T, class R>
 BIN_SERIALIZER_INLINE std::size_t get_scalar_run(R& r, T* out, std::size_t count) noexcept {
   constexpr std::size_t G = F::scalar_group;
   T* e = out;
-  for (std::size_t left = count / G; left != 0; --left, e += G) {
+  std::size_t left = count / G;
+  if constexpr (requires { F::template load_short_group<T>(r, e); }) {
+    static_assert(F::template scalar_min<T> >= 1);
+    if (count <= r.remaining()) [[likely]] {
+      for (; left != 0; --left, e += G) {
+#if BIN_SERIALIZER_DEBUG
+        if (r.remaining() < G * left) std::abort();
+#endif
+        if (!F::template load_short_group<T>(r, e)) break;
+      }
+    }
+  }
+  for (; left != 0; --left, e += G) {
     const std::size_t k = F::template load_group_count<T>(r, e);
     if (k != G) [[unlikely]]
       return static_cast<std::size_t>(e - out) + k;
   }
-  for (std::size_t left = count % G; left != 0; --left, ++e)
+  for (std::size_t rest = count % G; rest != 0; --rest, ++e)
     if (!F::load_scalar(r, *e)) [[unlikely]]
       return static_cast<std::size_t>(e - out);
   return count;

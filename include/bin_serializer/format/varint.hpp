@@ -124,6 +124,14 @@ public:
   BIN_SERIALIZER_INLINE static std::size_t load_group_count(R& r, T* out) noexcept {
     return load_four<true>(r, out, std::make_index_sequence<scalar_group>{});
   }
+  // Four one-byte values, when the caller knows four bytes are left
+  // (format.hpp, get_scalar_run): one test of the four bytes, no bounds
+  // check. Anything else returns false having read and recorded nothing.
+  template <class T, class R>
+    requires(varint<T> && R::contiguous)
+  BIN_SERIALIZER_INLINE static bool load_short_group(R& r, T* out) noexcept {
+    return load_four_short(r, out, std::make_index_sequence<scalar_group>{});
+  }
 
 private:
   template <class T, std::size_t... K>
@@ -150,6 +158,18 @@ private:
     }
     ((p = store_scalar(p, v[K])), ...);
     return p;
+  }
+
+  template <class T, class R, std::size_t... K>
+  BIN_SERIALIZER_INLINE static bool load_four_short(R& r, T* out,
+                                                    std::index_sequence<K...>) noexcept {
+    static_assert(sizeof...(K) == 4);
+    using U = leb128::unsigned_of<T>;
+    const std::byte* p = take_counted(r, 0);
+    if ((load_little<std::uint32_t>(p) & 0x80808080U) != 0) return false;
+    ((out[K] = IntCoding::template decode<T>(static_cast<U>(static_cast<unsigned>(p[K])))), ...);
+    (void)take_counted(r, 4);
+    return true;
   }
 
   // Returns 4 when all four decoded; otherwise, with Count, the index of the

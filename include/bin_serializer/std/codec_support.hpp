@@ -330,7 +330,18 @@ template <class R, class Vec>
 BIN_SERIALIZER_INLINE bool read_scalar_groups(R& r, Vec& v, std::size_t count) {
   using E = typename Vec::value_type;
   using F = format_of<R::opts>;
-  if (count < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(count), v.end());
+  if (count <= v.size()) [[likely]] {
+    // Every element is there already (a vector decoded into again): one run.
+    if (count < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(count), v.end());
+    std::size_t decoded = 0;
+    const bool ok = read_elements<E>(r, count, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
+      decoded = get_scalar_run<F>(in, v.data(), count);
+      return decoded == count;
+    });
+    if (!ok) [[unlikely]]
+      v.erase(v.begin() + static_cast<std::ptrdiff_t>(decoded + 1), v.end());
+    return ok;
+  }
   std::size_t done = 0;
   for (;;) {
     const std::size_t ready = v.size(); // decoded: [0, done); storage: [0, ready)
