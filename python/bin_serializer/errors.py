@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["BinSerializerError", "DecodeError", "EncodeError", "SchemaError", "DescriptionError", "ErrorKind",
            "LogCorruptError", "LogHeaderError", "LogRecordError"]
 
@@ -142,7 +144,10 @@ class LogCorruptError(DecodeError):
     log goes on (docs/wire-format.md section 13, rules 4 and 6); kind
     ``corrupt_block``. ``offset``: the boundary; ``resume_offset``: the next
     valid block (where a reader may go on), or None when nothing valid
-    follows."""
+    follows; ``records``: raised by ``LogReader.read_all``, the records read
+    before it (else None)."""
+
+    records: "list[Any] | None" = None
 
     def __init__(self, kind: str, offset: int, path: str = "", detail: str = "",
                  needed: "int | None" = None, resume_offset: "int | None" = None) -> None:
@@ -159,7 +164,10 @@ class LogRecordError(DecodeError):
     no class given to the reader matches its type (kind ``unknown_type``).
     ``offset``: the record's first byte in the log; ``type_index``;
     ``payload_error``: the payload's DecodeError (offsets from the payload's
-    start), or None."""
+    start), or None; ``records``: raised by ``LogReader.read_all``, the
+    records read before it (else None)."""
+
+    records: "list[Any] | None" = None
 
     def __init__(self, kind: str, offset: int, path: str = "", detail: str = "",
                  needed: "int | None" = None, type_index: int = -1,
