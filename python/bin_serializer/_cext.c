@@ -308,9 +308,6 @@ static inline int store_scalar(char code, PyObject* v, uint8_t* p) {
 
 static inline int signed_code(char code) { return code == 'h' || code == 'i' || code == 'q'; }
 
-/* The varint at *ppos of an integer of `size` bytes (2, 4, 8): at most 3, 5
- * or 10 bytes, no bit beyond the width in the last one, shortest form only
- * (a varint of 2 or more bytes does not end in 0x00). */
 #if defined(__GNUC__) || defined(__clang__)
 #define VARINT_INLINE inline __attribute__((always_inline))
 #else
@@ -334,8 +331,10 @@ static inline uint64_t varint_pack7(uint64_t v) {
   return (v & 0x000000000FFFFFFFULL) | ((v & 0x0FFFFFFF00000000ULL) >> 4);
 }
 
-/* The varint at *ppos byte by byte (the reference: read_varint's word path
- * must agree with it). */
+/* The varint at *ppos of an integer of `size` bytes (2, 4, 8): at most 3, 5
+ * or 10 bytes, no bit beyond the width in the last one, shortest form only
+ * (a varint of 2 or more bytes does not end in 0x00). Byte by byte: the
+ * reference read_varint's word path must agree with. */
 static int read_varint_bytes(const uint8_t* buf, Py_ssize_t end, Py_ssize_t* ppos, Py_ssize_t size,
                              uint64_t* out) {
   Py_ssize_t pos = *ppos;
@@ -419,7 +418,7 @@ typedef struct {
   const uint8_t* buf;
   Py_ssize_t end; /* what the value being decoded may use */
   Py_ssize_t lim; /* what may be read (>= end; the buffer's end) */
-  int untrack;    /* log_blocks(untracked=True): see dec_struct */
+  int untrack;    /* log_blocks(untracked=True): see construct */
 } Ctx;
 
 static PyObject* dec(const Plan* p, Ctx* c, Py_ssize_t* ppos);
