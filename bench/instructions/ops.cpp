@@ -3,7 +3,7 @@
 // counts (run_encode / run_decode; scripts/instructions.sh drives it).
 //
 //   ops WORKLOAD LIBRARY OP N     WORKLOAD: person car monster tick s0 s8 s128
-//                                           v64 a64 ids1k vec large tick256
+//                                           v64 a64 p64 ids1k vec large tick256
 //                                 LIBRARY:  bs (native) bsp (portable) bsc (compact) zpp sp
 //                                           hw (hand-written; trivially copyable only)
 //                                 OP:       ser dec
@@ -184,6 +184,13 @@ int main(int argc, char** argv) {
     for (std::uint32_t i = 0; i < 64; ++i) a[i] = i;
     if (w == "a64") return library(a, lib, op, n);
     return library(std::vector<std::uint32_t>(a.begin(), a.end()), lib, op, n);
+  }
+  // 64 uint32s of two bytes each in compact (300 to 16,000: years, ports,
+  // prices in cents) in a std::vector.
+  if (w == "p64") {
+    std::vector<std::uint32_t> v(64);
+    for (std::uint32_t i = 0; i < 64; ++i) v[i] = 300 + 250 * i;
+    return library(v, lib, op, n);
   }
   // 1000 int32 identifiers drawn as StructPacker's large message draws its
   // 150'000 (workloads/structpacker.hpp): five-byte varints in compact.

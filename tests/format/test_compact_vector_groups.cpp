@@ -265,6 +265,234 @@ TEST(CompactVectorGroups, OneByteGroupsThenALongerValue) {
   }
 }
 
+// Blocks of sixteen one-byte or two-byte values (format/leb128_blocks.hpp,
+// on x86-64): golden bytes at the edges of those lengths, for every width
+// and sign, vectors and std::arrays; and a value of another length at each
+// index of a block, cut or not the shortest: the same as element by element.
+TEST(CompactVectorGroups, BlocksOfSixteenGolden) {
+  std::vector<std::int32_t> s(16);
+  std::vector<std::uint16_t> u(16);
+  std::vector<std::int64_t> l(17);
+  std::string s_hex = "10", u_hex = "10", l_hex = "11";
+  for (int i = 0; i < 16; ++i) {
+    s[static_cast<std::size_t>(i)] =
+        i % 2 == 0 ? -64 + i : 63 - i; // zigzag: 127 - 2i, 126 - 2i ...
+    u[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(127 - i);
+    l[static_cast<std::size_t>(i)] = i % 2 == 0 ? i : -i;
+  }
+  l[16] = -64;
+  // Two bytes each: 128 ... 16383 (unsigned), -65 and 64 ... (zigzag).
+  std::vector<std::uint32_t> pairs(16);
+  std::vector<std::int16_t> spairs(16);
+  std::string pairs_hex = "10", spairs_hex = "10";
+  for (unsigned i = 0; i < 16; ++i) {
+    const unsigned w = i == 0 ? 128 : i == 15 ? 16383 : 128 + i * 1000;
+    pairs[i] = w;
+    const int sv = i % 2 == 0 ? -65 - static_cast<int>(i) * 500 : 64 + static_cast<int>(i) * 500;
+    spairs[i] = static_cast<std::int16_t>(sv);
+    const unsigned z = static_cast<unsigned>(sv < 0 ? -2 * sv - 1 : 2 * sv);
+    static const char* hexd = "0123456789abcdef";
+    for (const unsigned b : {(w & 0x7Fu) | 0x80u, w >> 7})
+      pairs_hex += std::string{hexd[b >> 4], hexd[b & 15]};
+    for (const unsigned b : {(z & 0x7Fu) | 0x80u, z >> 7})
+      spairs_hex += std::string{hexd[b >> 4], hexd[b & 15]};
+  }
+  EXPECT_EQ(pairs_hex.substr(0, 6), "108001");  // 128
+  EXPECT_EQ(pairs_hex.substr(62, 4), "ff7f");   // 16383
+  EXPECT_EQ(spairs_hex.substr(0, 6), "108101"); // -65 -> 129
+  EXPECT_EQ(hex_of<compact>(pairs), pairs_hex);
+  EXPECT_EQ(hex_of<compact>(spairs), spairs_hex);
+  std::array<std::uint32_t, 16> pa{};
+  std::copy(pairs.begin(), pairs.end(), pa.begin());
+  EXPECT_EQ(hex_of<compact>(pa), pairs_hex.substr(2));
+  expect_round_trip<compact>(pairs);
+  expect_round_trip<compact>(spairs);
+  expect_round_trip<compact>(pa);
+  static const char* digits = "0123456789abcdef";
+  auto byte_hex = [](unsigned b) { return std::string{digits[b >> 4], digits[b & 15]}; };
+  for (int i = 0; i < 16; ++i) {
+    const int v = s[static_cast<std::size_t>(i)];
+    s_hex += byte_hex(static_cast<unsigned>(v < 0 ? -2 * v - 1 : 2 * v));
+    u_hex += byte_hex(127u - static_cast<unsigned>(i));
+    const int w = static_cast<int>(l[static_cast<std::size_t>(i)]);
+    l_hex += byte_hex(static_cast<unsigned>(w < 0 ? -2 * w - 1 : 2 * w));
+  }
+  l_hex += "7f";
+  EXPECT_EQ(hex_of<compact>(s), s_hex);
+  EXPECT_EQ(hex_of<compact>(u), u_hex);
+  EXPECT_EQ(hex_of<compact>(l), l_hex);
+  EXPECT_EQ(s_hex.substr(0, 6), "107f7c"); // -64 -> 127, 62 -> 124
+  std::array<std::int32_t, 16> a{};
+  std::copy(s.begin(), s.end(), a.begin());
+  EXPECT_EQ(hex_of<compact>(a), s_hex.substr(2));
+  expect_round_trip<compact>(s);
+  expect_round_trip<compact>(u);
+  expect_round_trip<compact>(l);
+  expect_round_trip<compact>(a);
+}
+
+// The same bytes (a vector's, without its one-byte count) read as a
+// std::array<T, 32> and as one of one-field structs: the same result, error
+// and elements decoded.
+template <class T>
+void expect_same_array_reading(const std::vector<std::byte>& vector_bytes) {
+  const std::vector<std::byte> bytes(vector_bytes.begin() + 1, vector_bytes.end());
+  BufferView va(bytes), vr(bytes);
+  std::array<T, 32> a{};
+  std::array<One<T>, 32> ref{};
+  const bool ok = deserialize<compact>(va, a);
+  ASSERT_EQ(ok, deserialize<compact>(vr, ref)) << to_hex(bytes);
+  EXPECT_EQ(va.last_error(), vr.last_error()) << to_hex(bytes);
+  if (ok) {
+    for (std::size_t i = 0; i < 32; ++i) EXPECT_EQ(a[i], ref[i].v);
+  }
+}
+
+// Vectors of one length class (`same`: values of one byte, or of two) with
+// one value of another length at each index, and that value's bytes cut
+// short or made not the shortest form.
+template <class T>
+void block_edges(const std::vector<T>& same, const std::vector<T>& other, std::mt19937_64& rng) {
+  for (const std::size_t n : {16u, 17u, 32u, 35u, 48u}) {
+    for (std::size_t at = 0; at < n; ++at) {
+      std::vector<T> v(n);
+      for (auto& x : v) x = same[rng() % same.size()];
+      v[at] = other[rng() % other.size()];
+      const std::vector<std::byte> good = encode<compact>(v);
+      ASSERT_EQ(to_hex(good), to_hex(encode<compact>(as_ones(v))));
+      const std::vector<T> old = values<T>(n / 2, 0, rng);
+      expect_same_reading<T>(good, old);
+      // Cut inside or right after the other value, or with a byte of it
+      // replaced: truncated, not the shortest, a continuation too many.
+      std::size_t first = 1; // after the count byte
+      for (std::size_t i = 0; i < at; ++i) first += encode<compact>(One<T>{v[i]}).size();
+      const std::size_t len = encode<compact>(One<T>{v[at]}).size();
+      for (std::size_t cut = first; cut <= first + len && cut <= good.size(); ++cut)
+        expect_same_reading<T>(
+            std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut)),
+            old);
+      for (const std::byte b : {std::byte{0x00}, std::byte{0x80}, std::byte{0xFF}}) {
+        std::vector<std::byte> bad = good;
+        bad[first + len - 1] = b;
+        expect_same_reading<T>(bad, old);
+        if (n == 32) expect_same_array_reading<T>(bad);
+      }
+      if (n == 32) {
+        expect_same_array_reading<T>(good);
+        expect_same_array_reading<T>(std::vector<std::byte>(
+            good.begin(), good.begin() + static_cast<std::ptrdiff_t>(first)));
+      }
+    }
+  }
+}
+
+template <class T>
+void block_edges(std::mt19937_64& rng) {
+  using I =
+      std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>, std::type_identity<T>>::type;
+  // The edges of one and of two bytes (zigzag: -64..63 and -8192..8191;
+  // unsigned: 0..127 and 128..16383), and the values just past them.
+  if constexpr (std::is_signed_v<I>) {
+    const std::vector<T> one{T(-64), T(63), T(0), T(-1)}, two{T(-65), T(64), T(-8192), T(8191)},
+        three{T(-8193), T(8192)};
+    block_edges<T>(one, two, rng);
+    block_edges<T>(two, one, rng);
+    block_edges<T>(two, three, rng);
+  } else {
+    const std::vector<T> one{T(0), T(127), T(1)}, two{T(128), T(16383), T(300)},
+        three{T(16384), T(65535)};
+    block_edges<T>(one, two, rng);
+    block_edges<T>(two, one, rng);
+    block_edges<T>(two, three, rng);
+  }
+}
+
+TEST(CompactVectorGroups, BlocksOfSixteenWithAnotherLengthAtEveryIndex) {
+  std::mt19937_64 rng(16);
+  block_edges<std::int16_t>(rng);
+  block_edges<std::uint16_t>(rng);
+  block_edges<std::int32_t>(rng);
+  block_edges<std::uint32_t>(rng);
+  block_edges<std::int64_t>(rng);
+  block_edges<std::uint64_t>(rng);
+  block_edges<Code>(rng);
+}
+
+// Sixteen and more two-byte values (load_pairs): each byte of a block made
+// another byte (a second byte of 0 is not the shortest form, one with its
+// continuation bit makes a longer varint), every truncation: the same as
+// element by element.
+template <class T>
+void two_byte_values_each_byte_changed(std::mt19937_64& rng) {
+  for (const std::size_t n : {16u, 33u}) {
+    const std::vector<T> v = values<T>(n, 0, rng);
+    std::vector<T> w(n);
+    for (auto& x : w) x = of_length<T>(2, rng);
+    const std::vector<std::byte> good = encode<compact>(w);
+    ASSERT_EQ(good.size(), 1 + 2 * n);
+    for (std::size_t len = 0; len <= good.size(); ++len)
+      expect_same_reading<T>(
+          std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(len)), v);
+    for (std::size_t at = 1; at < good.size(); ++at)
+      for (const std::byte b : {std::byte{0x00}, std::byte{0x01}, std::byte{0x7F}, std::byte{0x80},
+                                good[at] ^ std::byte{0x80}}) {
+        std::vector<std::byte> bytes = good;
+        bytes[at] = b;
+        expect_same_reading<T>(bytes, v);
+        if (n == 33)
+          expect_same_array_reading<T>(std::vector<std::byte>(bytes.begin(), bytes.end() - 2));
+      }
+  }
+}
+
+TEST(CompactVectorGroups, TwoByteValuesEachByteChanged) {
+  std::mt19937_64 rng(2);
+  two_byte_values_each_byte_changed<std::uint16_t>(rng);
+  two_byte_values_each_byte_changed<std::int16_t>(rng);
+  two_byte_values_each_byte_changed<std::uint32_t>(rng);
+  two_byte_values_each_byte_changed<std::int32_t>(rng);
+  two_byte_values_each_byte_changed<std::int64_t>(rng);
+  two_byte_values_each_byte_changed<std::uint64_t>(rng);
+}
+
+// Four five-byte 32-bit values (the vector path of format/leb128_blocks.hpp):
+// each byte of the 20 made a different byte, every truncation: the same as
+// element by element; for std::array<std::int32_t, 4>, golden failures.
+TEST(CompactVectorGroups, FourFiveByteValuesEachByteChanged) {
+  std::mt19937_64 rng(45);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::int32_t> v(8);
+    for (auto& x : v) x = of_length<std::int32_t>(5, rng);
+    const std::vector<std::byte> good = encode<compact>(v);
+    ASSERT_EQ(good.size(), 41u);
+    for (std::size_t len = 0; len <= good.size(); ++len)
+      expect_same_reading<std::int32_t>(
+          std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(len)),
+          {});
+    for (std::size_t at = 1; at < good.size(); ++at)
+      for (const std::byte b : {std::byte{0x00}, std::byte{0x01}, std::byte{0x0F}, std::byte{0x10},
+                                std::byte{0x7F}, std::byte{0x80}, good[at] ^ std::byte{0x80}}) {
+        std::vector<std::byte> bytes = good;
+        bytes[at] = b;
+        expect_same_reading<std::int32_t>(bytes, {});
+      }
+  }
+  // std::array: a fifth byte of 0 (not the shortest) in the third value, and
+  // of 0x10 (past 32 bits) in the fourth: refused at that value's first byte.
+  const std::string four = "ffffffff0f" "feffffff0f" "ffa7d6b907" "80a8d6b907";
+  EXPECT_EQ(hex_of<compact>(
+                std::array<std::int32_t, 4>{-2147483647 - 1, 2147483647, -1000000000, 1000000000}),
+            four);
+  std::string bad = four;
+  bad.replace(28, 2, "00");
+  expect_decode_error<std::array<std::int32_t, 4>, compact>(bad, errc::invalid_value, 10);
+  bad = four;
+  bad.replace(38, 2, "10");
+  expect_decode_error<std::array<std::int32_t, 4>, compact>(bad, errc::invalid_value, 15);
+  expect_decode_error<std::array<std::int32_t, 4>, compact>(four.substr(0, 38), errc::truncated,
+                                                            15);
+}
+
 TEST(CompactVectorGroups, HostileCountAllocatesNothingLarge) {
   // A count of 2^40 with four bytes after it: refused before any element.
   expect_decode_error<std::vector<std::uint64_t>, compact>("8080808080200102", errc::truncated, 0);

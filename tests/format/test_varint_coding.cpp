@@ -35,6 +35,7 @@ inline constexpr bool registered_format<test_formats::plain_varint_id> =
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace {
@@ -86,6 +87,35 @@ TEST(VarintCoding, GroupsOfFourUseTheSameCoding) {
             "ffff03" "01" "ffff03" "01" "ffff03");
   EXPECT_EQ(encoded<plain>(std::array<std::int64_t, 4>{0, 1, 2, -1}),
             "000102" "ffffffffffffffffff01");
+}
+
+TEST(VarintCoding, BlocksOfSixteenUseTheSameCoding) {
+  // Sixteen values of one length (format/leb128_blocks.hpp on x86-64): the
+  // one-, two- and five-byte blocks with two_complement, against zigzag.
+  std::vector<std::int32_t> small(16, 5), pairs(16, 300), minus(16, -1), wide(4, 1 << 30);
+  std::string small_hex = "10", pairs_hex = "10", minus_hex = "10", zz_minus_hex = "10";
+  for (int i = 0; i < 16; ++i) {
+    small_hex += "05";
+    pairs_hex += "ac02";
+    minus_hex += "ffffffff0f";
+    zz_minus_hex += "01";
+  }
+  EXPECT_EQ(encoded<plain>(small), small_hex);
+  EXPECT_EQ(encoded<plain>(pairs), pairs_hex);
+  EXPECT_EQ(encoded<plain>(minus), minus_hex);
+  EXPECT_EQ(encoded<bs::compact>(minus), zz_minus_hex);
+  EXPECT_EQ(encoded<plain>(wide), "04" "8080808004" "8080808004" "8080808004" "8080808004");
+  EXPECT_EQ(encoded<bs::compact>(wide), "04" "8080808008" "8080808008" "8080808008" "8080808008");
+  // 16- and 64-bit: -1 is three and ten bytes; 64 is one byte (not zigzag).
+  std::string s16 = "10", w16 = "10", w64 = "10";
+  for (int i = 0; i < 16; ++i) {
+    s16 += "40";
+    w16 += "ffff03";
+    w64 += "ffffffffffffffffff01";
+  }
+  EXPECT_EQ(encoded<plain>(std::vector<std::int16_t>(16, 64)), s16);
+  EXPECT_EQ(encoded<plain>(std::vector<std::int16_t>(16, -1)), w16);
+  EXPECT_EQ(encoded<plain>(std::vector<std::int64_t>(16, -1)), w64);
 }
 
 TEST(VarintCoding, ContainersAndStructs) {

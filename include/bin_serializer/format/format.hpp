@@ -61,6 +61,18 @@
 //                          decoded a group at a time with it (put_scalar_run,
 //                          get_scalar_run below), and a failure keeps the
 //                          elements before the failing one
+//   scalar_block, store_block(p, v), load_short_block(r, out),
+//   load_pair_block(r, out, after)   (optional)
+//                          scalar_block (a multiple of scalar_group) scalars
+//                          at a time, before the groups: store_block writes
+//                          the bytes of scalar_block store_scalar calls.
+//                          When the caller knows r holds a byte for each of
+//                          these and of the `after` elements that follow,
+//                          load_short_block decodes them if each takes one
+//                          byte, load_pair_block if each takes two and a
+//                          byte is left for each of those after (true,
+//                          taken); else they return false with nothing read
+//                          or recorded and the groups go on
 //   load_short_group(r, out)   (optional, with load_group_count)
 //                          scalar_group values of one byte each, when the
 //                          caller knows scalar_group bytes are left: true
@@ -140,6 +152,25 @@ BIN_SERIALIZER_INLINE bool put_scalar(W& w, T v) noexcept {
       w, [v](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE { return F::store_scalar(p, v); });
 }
 
+// Whether a format has the block hooks for T (and, decoding, reader R).
+template <class F, class T>
+inline constexpr bool stores_blocks =
+    requires(std::byte* p, const T* v) { F::template store_block<T>(p, v); };
+template <class F, class T, class R>
+inline constexpr bool loads_blocks = requires(R& r, T* out, std::size_t after) {
+  F::template load_short_block<T>(r, out);
+  F::template load_pair_block<T>(r, out, after);
+};
+
+// The scalars of the blocks among N (0 without block hooks).
+template <class F, class T, std::size_t N>
+consteval std::size_t blocked_scalars() {
+  if constexpr (stores_blocks<F, T>)
+    return N - N % F::scalar_block;
+  else
+    return 0;
+}
+
 // How many of N scalars of T a format encodes scalar_group at a time: the
 // whole groups' elements (0 without group hooks). A constant, so that the loop
 // over the rest starts where the compiler knows (g++ -O2 otherwise warns
@@ -159,10 +190,22 @@ consteval std::size_t grouped_scalars() {
 template <class F, class T, std::size_t N, class W>
 BIN_SERIALIZER_INLINE bool put_scalars(W& w, const T* v) noexcept {
   constexpr std::size_t grouped = grouped_scalars<F, T, N>();
+  constexpr std::size_t blocked = blocked_scalars<F, T, N>();
+  if constexpr (blocked != 0) {
+    constexpr std::size_t B = F::scalar_block;
+    for (std::size_t i = 0; i < blocked; i += B) {
+      const T* block = v + i;
+      auto store = [block](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE {
+        return F::template store_block<T>(p, block);
+      };
+      if (!put_leaf<B * F::template scalar_min<T>, B * F::template scalar_max<T>>(w, store))
+        return false;
+    }
+  }
   if constexpr (grouped != 0) {
     constexpr std::size_t G = F::scalar_group;
     constexpr std::size_t most = G * F::template scalar_max<T>;
-    for (std::size_t i = 0; i < grouped; i += G) {
+    for (std::size_t i = blocked; i < grouped; i += G) {
       const T* group = v + i;
       auto store = [group](std::byte* p) BIN_SERIALIZER_LAMBDA_INLINE {
         return F::template store_group<T>(p, group);
@@ -183,10 +226,26 @@ template <class F, class T, std::size_t N, class R>
 BIN_SERIALIZER_INLINE bool get_scalars(R& r, T* out) noexcept {
   constexpr std::size_t grouped = grouped_scalars<F, T, N>();
   if constexpr (grouped != 0 && requires { F::template load_group<T>(r, out); }) {
-    for (std::size_t i = 0; i < grouped; i += F::scalar_group)
+    std::size_t i = 0;
+    if constexpr (loads_blocks<F, T, R>) {
+      // Blocks, once the N bytes (one each) are known to be there.
+      constexpr std::size_t blocked = blocked_scalars<F, T, N>();
+      if (N <= r.remaining()) {
+        // One-byte blocks, then two-byte ones (runs are mostly of one kind).
+        for (; i < blocked; i += F::scalar_block) {
+#if BIN_SERIALIZER_DEBUG
+          if (r.remaining() < N - i) std::abort();
+#endif
+          if (!F::template load_short_block<T>(r, out + i)) break;
+        }
+        for (; i < blocked; i += F::scalar_block)
+          if (!F::template load_pair_block<T>(r, out + i, N - i - F::scalar_block)) break;
+      }
+    }
+    for (; i < grouped; i += F::scalar_group)
       if (!F::template load_group<T>(r, out + i)) return false;
-    for (std::size_t i = grouped; i < N; ++i)
-      if (!F::load_scalar(r, out[i])) return false;
+    for (std::size_t k = grouped; k < N; ++k)
+      if (!F::load_scalar(r, out[k])) return false;
   } else {
     for (std::size_t i = 0; i < N; ++i)
       if (!F::load_scalar(r, out[i])) return false;
@@ -210,6 +269,16 @@ template <class F, class T, class W>
 BIN_SERIALIZER_INLINE bool put_scalar_run(W& w, const T* v, std::size_t count) noexcept {
   constexpr std::size_t G = F::scalar_group;
   constexpr std::size_t most = G * F::template scalar_max<T>;
+  if constexpr (stores_blocks<F, T>) {
+    constexpr std::size_t B = F::scalar_block;
+    for (std::size_t left = count / B; left != 0; --left, v += B) {
+      auto store = [v](std::byte* p)
+                       BIN_SERIALIZER_LAMBDA_INLINE { return F::template store_block<T>(p, v); };
+      if (!put_leaf<B * F::template scalar_min<T>, B * F::template scalar_max<T>>(w, store))
+        return false;
+    }
+    count %= B;
+  }
   for (std::size_t left = count / G; left != 0; --left, v += G) {
     auto store = [v](std::byte* p)
                      BIN_SERIALIZER_LAMBDA_INLINE { return F::template store_group<T>(p, v); };
@@ -227,18 +296,33 @@ BIN_SERIALIZER_INLINE bool put_scalar_run(W& w, const T* v, std::size_t count) n
 //
 // While r holds a byte or more for each element left (checked once, and
 // always so for a vector's first run: read_length proved its count at one
-// byte each), a group of scalar_group one-byte values keeps it so: the next
-// group's bytes are there, and load_short_group (optional) tests them with
-// no bounds check. The first group that is anything else, and every group
-// after it, goes through load_group_count, which checks.
+// byte each), a block or group of one-byte values keeps it so: the next
+// one's bytes are there, and load_short_block and load_short_group
+// (optional) test them with no bounds check: one-byte blocks, then two-byte
+// blocks (load_pair_block, which checks its 16 more bytes), then groups.
+// The first group that is anything else, and every group after it, goes
+// through load_group_count, which checks.
 template <class F, class T, class R>
 BIN_SERIALIZER_INLINE std::size_t get_scalar_run(R& r, T* out, std::size_t count) noexcept {
   constexpr std::size_t G = F::scalar_group;
   T* e = out;
-  std::size_t left = count / G;
+  std::size_t elements = count; // left to decode
+  std::size_t left = count / G; // groups among them
   if constexpr (requires { F::template load_short_group<T>(r, e); }) {
     static_assert(F::template scalar_min<T> >= 1);
     if (count <= r.remaining()) [[likely]] {
+      if constexpr (loads_blocks<F, T, R>) {
+        constexpr std::size_t B = F::scalar_block;
+        for (; elements >= B; elements -= B, e += B) {
+#if BIN_SERIALIZER_DEBUG
+          if (r.remaining() < elements) std::abort();
+#endif
+          if (!F::template load_short_block<T>(r, e)) break;
+        }
+        for (; elements >= B; elements -= B, e += B)
+          if (!F::template load_pair_block<T>(r, e, elements - B)) break;
+        left = elements / G;
+      }
       for (; left != 0; --left, e += G) {
 #if BIN_SERIALIZER_DEBUG
         if (r.remaining() < G * left) std::abort();
@@ -252,7 +336,7 @@ BIN_SERIALIZER_INLINE std::size_t get_scalar_run(R& r, T* out, std::size_t count
     if (k != G) [[unlikely]]
       return static_cast<std::size_t>(e - out) + k;
   }
-  for (std::size_t rest = count % G; rest != 0; --rest, ++e)
+  for (std::size_t rest = elements % G; rest != 0; --rest, ++e)
     if (!F::load_scalar(r, *e)) [[unlikely]]
       return static_cast<std::size_t>(e - out);
   return count;

@@ -31,6 +31,7 @@
 #include "endian.hpp"
 #include "fixed_width.hpp"
 #include "leb128.hpp"
+#include "leb128_blocks.hpp"
 
 namespace bin_serializer::detail {
 
@@ -133,6 +134,48 @@ public:
     return load_four_short(r, out, std::make_index_sequence<scalar_group>{});
   }
 
+  // Sixteen at a time where the CPU has the vectors for it
+  // (leb128_blocks.hpp): sixteen one-byte or sixteen two-byte values are one
+  // test and one narrowing or widening of lanes. store_block writes the same
+  // bytes as sixteen store_scalar calls whatever the values: the first
+  // value's length picks the block to try (one comparison, two for two
+  // bytes); when it or any other value takes another length, four groups.
+  // load_short_block decodes sixteen one-byte values and load_pair_block
+  // sixteen two-byte ones (if the reader holds the 16 more bytes they take
+  // beyond the one per element it is known to hold: format.hpp) and return
+  // true; else false, having read and recorded nothing (the caller goes on).
+  static constexpr std::size_t scalar_block = leb128::blocks::size;
+#if BIN_SERIALIZER_LEB128_BLOCKS
+  template <class T>
+    requires(leb128::blocks::available<IntCoding, T>)
+  BIN_SERIALIZER_INLINE static std::byte* store_block(std::byte* p, const T* v) noexcept {
+    const auto u0 = IntCoding::encode(v[0]);
+    if (u0 < 0x80) {
+      if (leb128::blocks::store_small<IntCoding>(p, v)) return p + scalar_block;
+    } else if (u0 < 0x4000) {
+      if (leb128::blocks::store_pairs<IntCoding>(p, v)) return p + 2 * scalar_block;
+    }
+    for (std::size_t k = 0; k < scalar_block; k += scalar_group) p = store_group(p, v + k);
+    return p;
+  }
+  template <class T, class R>
+    requires(leb128::blocks::available<IntCoding, T> && R::contiguous)
+  BIN_SERIALIZER_INLINE static bool load_short_block(R& r, T* out) noexcept {
+    if (!leb128::blocks::load_small<IntCoding>(take_counted(r, 0), out)) return false;
+    (void)take_counted(r, scalar_block);
+    return true;
+  }
+  template <class T, class R>
+    requires(leb128::blocks::available<IntCoding, T> && R::contiguous)
+  BIN_SERIALIZER_INLINE static bool load_pair_block(R& r, T* out, std::size_t after) noexcept {
+    if (!has_room(r, 2 * scalar_block + after) ||
+        !leb128::blocks::load_pairs<IntCoding>(take_counted(r, 0), out))
+      return false;
+    (void)take_counted(r, 2 * scalar_block);
+    return true;
+  }
+#endif
+
 private:
   template <class T, std::size_t... K>
   BIN_SERIALIZER_INLINE static std::byte* store_four(std::byte* p, const T* v,
@@ -144,6 +187,9 @@ private:
         ((p[K] = static_cast<std::byte>(u[K])), ...);
         return p + sizeof...(K);
       }
+    } else if constexpr (sizeof(U) == 4 && leb128::blocks::available<IntCoding, T>) {
+      // The test and the four in vector lanes (leb128_blocks.hpp).
+      if (leb128::blocks::store_long4<IntCoding>(p, v)) return p + 5 * sizeof...(K);
     } else if constexpr (sizeof(U) == 4) {
       // The least of the other three, by values (std::min's references make
       // g++ spill them).
@@ -193,7 +239,13 @@ private:
       // byte must be 1 to 15, the one encoding (one branch for the four).
       // Each value is gathered from its word and fifth byte. Anything else,
       // refusals included, goes one by one below, which reports them.
-      if (has_room(r, 20) && (load_little<std::uint32_t>(p) & 0x80808080U) == 0x80808080U) {
+      if constexpr (leb128::blocks::available<IntCoding, T>) { // in vector lanes
+        if (has_room(r, 20) && (load_little<std::uint32_t>(p) & 0x80808080U) == 0x80808080U &&
+            leb128::blocks::load_long4<IntCoding>(p, out)) {
+          (void)take_counted(r, 20);
+          return 4;
+        }
+      } else if (has_room(r, 20) && (load_little<std::uint32_t>(p) & 0x80808080U) == 0x80808080U) {
         const std::uint32_t w[] = {load_little<std::uint32_t>(p + 5 * K)...};
         const unsigned last[] = {static_cast<unsigned>(p[5 * K + 4])...};
         if (((w[K] & ...) & 0x80808080U) == 0x80808080U && ((last[K] - 1U < 15U) & ...)) {
