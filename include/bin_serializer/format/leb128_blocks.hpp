@@ -57,8 +57,8 @@ template <class IntCoding, class T>
 inline constexpr bool folds_sign =
     std::is_same_v<IntCoding, zigzag> && std::is_signed_v<integer_of<T>>;
 
-// The unsigned values a varint carries, for one vector of 16-bit lanes
-// (W = 2), 32-bit (4) or 64-bit (8): IntCoding::encode, lane by lane.
+// The unsigned values the varints carry, for one vector of T (lanes of 16,
+// 32 or 64 bits): IntCoding::encode, lane by lane.
 template <class IntCoding, class T>
 BIN_SERIALIZER_INLINE __m128i encode_lanes(__m128i x) noexcept {
   if constexpr (!folds_sign<IntCoding, T>) {
@@ -112,9 +112,9 @@ BIN_SERIALIZER_INLINE bool put16(T* out, __m128i lo16, __m128i hi16) noexcept {
   return true;
 }
 
-// Sixteen T loaded and coded (IntCoding::encode) as 16-bit lanes, in two
-// vectors, when every value is below `bound` (2^15 at most; the packs keep
-// such values as they are): else false.
+// Sixteen T loaded and coded (IntCoding::encode) as 16-bit lanes in two
+// vectors; true when every coded value is below 2^Bits (Bits at most 15: the
+// signed packs keep such values as they are), else false.
 template <class IntCoding, class T, unsigned Bits>
 BIN_SERIALIZER_INLINE bool narrow16(const T* v, __m128i& h0, __m128i& h1) noexcept {
   static_assert(Bits <= 15);
