@@ -239,21 +239,22 @@ private:
       // byte must be 1 to 15, the one encoding (one branch for the four).
       // Each value is gathered from its word and fifth byte. Anything else,
       // refusals included, goes one by one below, which reports them.
-      if constexpr (leb128::blocks::available<IntCoding, T>) { // in vector lanes
-        if (has_room(r, 20) && (load_little<std::uint32_t>(p) & 0x80808080U) == 0x80808080U &&
-            leb128::blocks::load_long4<IntCoding>(p, out)) {
-          (void)take_counted(r, 20);
-          return 4;
-        }
-      } else if (has_room(r, 20) && (load_little<std::uint32_t>(p) & 0x80808080U) == 0x80808080U) {
-        const std::uint32_t w[] = {load_little<std::uint32_t>(p + 5 * K)...};
-        const unsigned last[] = {static_cast<unsigned>(p[5 * K + 4])...};
-        if (((w[K] & ...) & 0x80808080U) == 0x80808080U && ((last[K] - 1U < 15U) & ...)) {
-          ((out[K] = IntCoding::template decode<T>(
-                static_cast<U>(leb128::gather7_32(w[K]) | (last[K] << 28)))),
-           ...);
-          (void)take_counted(r, 20);
-          return 4;
+      if (has_room(r, 20) && (load_little<std::uint32_t>(p) & 0x80808080U) == 0x80808080U) {
+        if constexpr (leb128::blocks::available<IntCoding, T>) { // in vector lanes
+          if (leb128::blocks::load_long4<IntCoding>(p, out)) {
+            (void)take_counted(r, 20);
+            return 4;
+          }
+        } else {
+          const std::uint32_t w[] = {load_little<std::uint32_t>(p + 5 * K)...};
+          const unsigned last[] = {static_cast<unsigned>(p[5 * K + 4])...};
+          if (((w[K] & ...) & 0x80808080U) == 0x80808080U && ((last[K] - 1U < 15U) & ...)) {
+            ((out[K] = IntCoding::template decode<T>(
+                  static_cast<U>(leb128::gather7_32(w[K]) | (last[K] << 28)))),
+             ...);
+            (void)take_counted(r, 20);
+            return 4;
+          }
         }
       }
     }
