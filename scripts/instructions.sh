@@ -3,7 +3,9 @@
 # Monster, Tick, strings, 64 small uint32s in a vector and an array (v64,
 # a64), 64 two-byte ones in a vector (p64), 1000 int32 identifiers (ids1k), the 12-byte Vec, the 80-byte
 # LargeStruct and a 256-Tick batch (vec, large, tick256), encode and decode,
-# native, portable and compact, with g++ and clang++-19 at -O2; zpp_bits and
+# native, portable and compact, with g++ and clang++-19 at -O2 (then, per
+# compiler, a record log of the market mix against its bare payloads,
+# bench/instructions/log_ops.cpp); zpp_bits and
 # struct_pack too when pointed at local checkouts (they are not Debian
 # packages and are never downloaded):
 #
@@ -46,5 +48,24 @@ for cxx in g++ clang++-19; do
       done
       echo
     done
+  done
+  # Record logs (docs/logs.md): instructions per record, 20,000 records.
+  lexe="$OUT/log_ops_${cxx//+/x}"
+  "$cxx" "${flags[@]}" -I"$ROOT/include" -I"$ROOT" "$ROOT/bench/instructions/log_ops.cpp" "$ROOT/src/buffer.cpp" -o "$lexe"
+  echo
+  echo "Record log of the market mix (compact), instructions per record:"
+  echo
+  echo '| op | bare payloads | record log | ratio |'
+  echo '|---|--:|--:|--:|'
+  for op in ser dec; do
+    declare -A per=()
+    for what in bare log; do
+      ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+             --toggle-collect='*run_encode*' --toggle-collect='*run_decode*' \
+             "$lexe" "$what" "$op" 20000 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+      per[$what]=$(( ${ir:-0} / 20000 ))
+    done
+    printf '| %s | %s | %s | %s |\n' "$op" "${per[bare]}" "${per[log]}" \
+      "$(awk -v a="${per[log]}" -v b="${per[bare]}" 'BEGIN { if (b > 0) printf "%.2f", a / b }')"
   done
 done

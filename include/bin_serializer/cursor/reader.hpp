@@ -175,7 +175,7 @@ public:
     return false;
   }
 
-  void commit() noexcept { (void)buf_.seek(position()); }
+  BIN_SERIALIZER_INLINE void commit() noexcept { (void)buf_.seek(position()); }
   BIN_SERIALIZER_INLINE void rollback() noexcept {
     if (!err_.recorded) record_error(buf_, err_);
   }

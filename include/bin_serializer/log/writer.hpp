@@ -139,7 +139,7 @@ public:
   // before the call) if the value cannot be written; an I/O failure of the
   // output is final (later calls fail too).
   template <class T>
-  bool write(const T& value) {
+  BIN_SERIALIZER_INLINE bool write(const T& value) {
     static_assert(Schema::template holds<T>,
                   "log_writer::write: T is not one of the types of this log_schema; add it "
                   "there (the log's header lists its types)");
@@ -147,7 +147,7 @@ public:
     constexpr std::size_t index_bytes = detail::log::varint_size(index);
     auto& t = target();
     if (block_at_ == npos) [[unlikely]] { // no open block (or a dead writer: never one)
-      if (dead_ || !open_block(t)) return false;
+      if (!start_block(t)) return false;
     }
     const std::size_t at = t.size();
     if (!t.reserve(at + index_bytes + 1)) [[unlikely]]
@@ -172,7 +172,7 @@ public:
     }
     ++records_;
     if (t.size() >= seal_at_) [[unlikely]] // the block is full (always, for log_flush::record)
-      return seal() && (o_.flush == log_flush::manual || flush_output());
+      return block_full();
     return true;
   }
 
@@ -233,6 +233,12 @@ private:
     dead_ = true;
     block_at_ = npos;
     return false;
+  }
+
+  // Out of line, so that write() inlines into the caller's loop.
+  BIN_SERIALIZER_NOINLINE bool start_block(target_type& t) { return !dead_ && open_block(t); }
+  BIN_SERIALIZER_NOINLINE bool block_full() {
+    return seal() && (o_.flush == log_flush::manual || flush_output());
   }
 
   bool open_block(target_type& t) {
