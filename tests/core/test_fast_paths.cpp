@@ -1,6 +1,7 @@
 // The encoder's and decoder's fast paths give the same bytes and values as
 // the plain ones, at every size they switch on:
-//   - detail::copy_bytes (0..16 bytes inline, then memcpy) and copy_fixed<N>;
+//   - detail::copy_bytes and copy_string_bytes (0..16 bytes inline, then
+//     memcpy) and copy_fixed<N>;
 //   - string decode into a reused string: same length (copy only), shorter,
 //     longer within capacity, and growing past the small-string buffer (the
 //     reallocation must copy exactly n characters: libstdc++ 12's
@@ -31,19 +32,28 @@ using test_util::WriteOnlySink;
 
 namespace {
 
-TEST(CopyBytes, EverySizeUpTo64CopiesExactlyNBytes) {
+// copy_bytes and copy_string_bytes (the same copies, tested in another order).
+template <class Copy>
+void check_every_size_up_to_64(Copy copy) {
   std::array<unsigned char, 80> src{};
   for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 7 + 1);
   for (std::size_t n = 0; n <= 64; ++n) {
     std::array<unsigned char, 80> dst{};
     dst.fill(0xEE);
-    bs::detail::copy_bytes(dst.data() + 1, src.data() + 3, n);
+    copy(dst.data() + 1, src.data() + 3, n);
     EXPECT_EQ(dst[0], 0xEE) << n; // nothing before
     for (std::size_t i = 0; i < n; ++i)
       ASSERT_EQ(dst[1 + i], src[3 + i]) << "n " << n << " i " << i;
     for (std::size_t i = 1 + n; i < dst.size(); ++i)
       ASSERT_EQ(dst[i], 0xEE) << "n " << n; // nothing after
   }
+}
+
+TEST(CopyBytes, EverySizeUpTo64CopiesExactlyNBytes) {
+  check_every_size_up_to_64(
+      [](void* d, const void* s, std::size_t n) { bs::detail::copy_bytes(d, s, n); });
+  check_every_size_up_to_64(
+      [](void* d, const void* s, std::size_t n) { bs::detail::copy_string_bytes(d, s, n); });
 }
 
 template <std::size_t N>

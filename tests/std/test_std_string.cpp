@@ -98,7 +98,7 @@ TEST(StdString, HostileLengths) {
 // that copy bytes: the result is exactly the decoded text, and the input is
 // consumed to its end.
 TEST(StdString, DecodesIntoAStringOfAnyPreviousLength) {
-  const std::size_t lengths[] = {0, 1, 3, 8, 15, 16, 20, 31, 32, 100};
+  const std::size_t lengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 20, 31, 32, 100};
   auto text = [](std::size_t n, char first) {
     std::string t(n, ' ');
     for (std::size_t i = 0; i < n; ++i) t[i] = static_cast<char>(first + static_cast<char>(i % 26));
