@@ -147,7 +147,7 @@ public:
     constexpr std::size_t index_bytes = detail::log::varint_size(index);
     auto& t = target();
     if (block_at_ == npos) [[unlikely]] { // no open block (or a dead writer: never one)
-      if (!start_block(t)) return false;
+      if (!open_block(t)) return false;
     }
     const std::size_t at = t.size();
     if (!t.reserve(at + index_bytes + 1)) [[unlikely]]
@@ -235,13 +235,10 @@ private:
     return false;
   }
 
-  // Out of line, so that write() inlines into the caller's loop.
-  BIN_SERIALIZER_NOINLINE bool start_block(target_type& t) { return !dead_ && open_block(t); }
-  BIN_SERIALIZER_NOINLINE bool block_full() {
-    return seal() && (o_.flush == log_flush::manual || flush_output());
-  }
-
-  bool open_block(target_type& t) {
+  // open_block and block_full are out of line, so that write() inlines
+  // into the caller's loop.
+  BIN_SERIALIZER_NOINLINE bool open_block(target_type& t) {
+    if (dead_) return false; // a dead writer never opens a block
     const std::size_t at = t.size();
     if (!t.reserve(at + log_block_header_size)) return fail(t.last_error());
     // A zero magic until the block is sealed: a reader (or a crash) sees an
@@ -251,6 +248,10 @@ private:
     block_at_ = at;
     seal_at_ = o_.flush == log_flush::record ? 0 : at + log_block_header_size + o_.block_bytes;
     return true;
+  }
+
+  BIN_SERIALIZER_NOINLINE bool block_full() {
+    return seal() && (o_.flush == log_flush::manual || flush_output());
   }
 
   // The payload is >= 128 bytes: its length takes more than the one byte kept.
