@@ -265,6 +265,67 @@ TEST(CompactVectorGroups, OneByteGroupsThenALongerValue) {
   }
 }
 
+TEST(CompactVectorGroups, BlocksThenTheRestWithAndWithoutRoom) {
+  // A vector's blocks of sixteen one- or two-byte values are read through the
+  // caller's reader; what follows them through a run_reader when the largest
+  // encodings of what is left are all there, else through the caller's
+  // reader (std/codec_support.hpp, get_scalars_into). Blocks of each kind,
+  // then 1 to 9 longest values, with and without 40 bytes after the vector
+  // (which decide that): every truncation and a corruption of each byte of
+  // the rest, into an empty vector and one as long: the same result, error,
+  // offset, position and elements as element by element.
+  std::mt19937_64 rng(1129);
+  for (const int block_mix : {0, 1}) {
+    for (const std::size_t blocks : {1u, 2u}) {
+      for (const std::size_t tail : {1u, 3u, 4u, 5u, 9u}) {
+        std::vector<std::uint32_t> v = values<std::uint32_t>(16 * blocks, 0, rng);
+        if (block_mix == 1)
+          for (auto& x : v) x = of_length<std::uint32_t>(2, rng);
+        for (std::size_t k = 0; k < tail; ++k) v.push_back(of_length<std::uint32_t>(5, rng));
+        const std::vector<std::byte> good = encode<compact>(v);
+        const std::size_t rest_at = good.size() - 5 * tail; // the first longest value
+        for (const std::size_t room : {std::size_t{0}, std::size_t{40}}) {
+          SCOPED_TRACE("mix " + std::to_string(block_mix) + " blocks " + std::to_string(blocks) +
+                       " tail " + std::to_string(tail) + " room " + std::to_string(room));
+          std::vector<std::byte> padded = good;
+          padded.resize(good.size() + room, std::byte{0x7F});
+          for (const std::vector<std::uint32_t>& old :
+               {std::vector<std::uint32_t>{}, std::vector<std::uint32_t>(v.size(), 7U)}) {
+            expect_same_reading<std::uint32_t>(padded, old);
+            for (std::size_t len = rest_at; len < good.size(); ++len)
+              expect_same_reading<std::uint32_t>(
+                  std::vector<std::byte>(good.begin(),
+                                         good.begin() + static_cast<std::ptrdiff_t>(len)),
+                  old);
+            for (std::size_t at = rest_at; at < good.size(); ++at)
+              for (const std::byte b : {std::byte{0x00}, std::byte{0x10}, std::byte{0x7F}}) {
+                std::vector<std::byte> bytes = padded;
+                bytes[at] = b;
+                expect_same_reading<std::uint32_t>(bytes, old);
+              }
+          }
+        }
+      }
+    }
+  }
+  // Golden: sixteen one-byte values, then a five-byte one whose fifth byte is
+  // out of range, with room after it: invalid_value at its first byte, the
+  // sixteen kept and the failing element as it was.
+  std::string hex = "11";
+  for (int i = 0; i < 16; ++i) hex += "05";
+  hex += "ffffffff1f";
+  hex += std::string(80, '0');
+  const auto bytes = from_hex(hex);
+  BufferView view(bytes);
+  std::vector<std::uint32_t> got(17, 3U);
+  EXPECT_FALSE(deserialize<compact>(view, got));
+  EXPECT_EQ(view.last_error().code, errc::invalid_value);
+  EXPECT_EQ(view.last_error().offset, 17u);
+  std::vector<std::uint32_t> want(16, 5U);
+  want.push_back(3U);
+  EXPECT_EQ(got, want);
+}
+
 // Blocks of sixteen one-byte or two-byte values (format/leb128_blocks.hpp,
 // on x86-64): golden bytes at the edges of those lengths, for every width
 // and sign, vectors and std::arrays; and a value of another length at each

@@ -289,46 +289,54 @@ BIN_SERIALIZER_INLINE bool put_scalar_run(W& w, const T* v, std::size_t count) n
   return true;
 }
 
-// get_scalars for `count` scalars: how many decoded, count when all did;
-// fewer: the element at that index failed (recorded in r) and those before
-// it decoded, exactly as count load_scalar calls would leave them. The
-// element that failed is not written.
+// get_scalars for `count` scalars, in two calls: get_scalar_blocks for the
+// blocks a run starts with, then get_scalar_run for the rest. Each returns
+// how many decoded, count when all did; fewer from get_scalar_run: the
+// element at that index failed (recorded in r) and those before it decoded,
+// exactly as count load_scalar calls would leave them. The element that
+// failed is not written.
 //
-// While r holds a byte or more for each element left (checked once, and
-// always so for a vector's first run: read_length proved its count at one
-// byte each), a block or group of one-byte values keeps it so: the next
-// one's bytes are there, and load_short_block and load_short_group
-// (optional) test them with no bounds check: one-byte blocks, then two-byte
-// blocks (load_pair_block, which checks its 16 more bytes), then groups.
-// The first group that is anything else, and every group after it, goes
-// through load_group_count, which checks.
+// get_scalar_blocks, and get_scalar_run with ShortGroups, ask of the caller
+// that r hold a byte or more for each of the count elements (a vector's
+// count, as read_length proved it at one byte each: std/codec_support.hpp,
+// get_scalars_into). A block or group of one-byte values keeps that so: the
+// next one's bytes are there, and load_short_block and load_short_group
+// (optional) test them with no bounds check; a block of two-byte values
+// (load_pair_block) checks that its 16 more bytes leave a byte for each
+// element after it. get_scalar_blocks decodes one-byte blocks, then
+// two-byte blocks, and stops at the first block that is neither, having
+// read nothing of it; get_scalar_run goes on with one-byte groups (with
+// ShortGroups), and the first group that is anything else, and every group
+// after it, goes through load_group_count, which checks.
 template <class F, class T, class R>
+BIN_SERIALIZER_INLINE std::size_t get_scalar_blocks(R& r, T* out, std::size_t count) noexcept {
+  std::size_t elements = count; // left to decode
+  if constexpr (requires { F::template load_short_group<T>(r, out); } && loads_blocks<F, T, R>) {
+    static_assert(F::template scalar_min<T> >= 1);
+    constexpr std::size_t B = F::scalar_block;
+#if BIN_SERIALIZER_DEBUG
+    if (r.remaining() < count) std::abort();
+#endif
+    for (; elements >= B; elements -= B, out += B)
+      if (!F::template load_short_block<T>(r, out)) break;
+    for (; elements >= B; elements -= B, out += B)
+      if (!F::template load_pair_block<T>(r, out, elements - B)) break;
+  }
+  return count - elements;
+}
+
+template <class F, bool ShortGroups, class T, class R>
 BIN_SERIALIZER_INLINE std::size_t get_scalar_run(R& r, T* out, std::size_t count) noexcept {
   constexpr std::size_t G = F::scalar_group;
   T* e = out;
-  std::size_t elements = count; // left to decode
-  std::size_t left = count / G; // groups among them
-  if constexpr (requires { F::template load_short_group<T>(r, e); }) {
+  std::size_t left = count / G; // groups
+  if constexpr (ShortGroups && requires { F::template load_short_group<T>(r, e); }) {
     static_assert(F::template scalar_min<T> >= 1);
-    if (count <= r.remaining()) [[likely]] {
-      if constexpr (loads_blocks<F, T, R>) {
-        constexpr std::size_t B = F::scalar_block;
-        for (; elements >= B; elements -= B, e += B) {
+    for (; left != 0; --left, e += G) {
 #if BIN_SERIALIZER_DEBUG
-          if (r.remaining() < elements) std::abort();
+      if (r.remaining() < G * left) std::abort();
 #endif
-          if (!F::template load_short_block<T>(r, e)) break;
-        }
-        for (; elements >= B; elements -= B, e += B)
-          if (!F::template load_pair_block<T>(r, e, elements - B)) break;
-        left = elements / G;
-      }
-      for (; left != 0; --left, e += G) {
-#if BIN_SERIALIZER_DEBUG
-        if (r.remaining() < G * left) std::abort();
-#endif
-        if (!F::template load_short_group<T>(r, e)) break;
-      }
+      if (!F::template load_short_group<T>(r, e)) break;
     }
   }
   for (; left != 0; --left, e += G) {
@@ -336,7 +344,7 @@ BIN_SERIALIZER_INLINE std::size_t get_scalar_run(R& r, T* out, std::size_t count
     if (k != G) [[unlikely]]
       return static_cast<std::size_t>(e - out) + k;
   }
-  for (std::size_t rest = elements % G; rest != 0; --rest, ++e)
+  for (std::size_t rest = count % G; rest != 0; --rest, ++e)
     if (!F::load_scalar(r, *e)) [[unlikely]]
       return static_cast<std::size_t>(e - out);
   return count;

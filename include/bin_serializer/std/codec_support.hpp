@@ -312,46 +312,74 @@ consteval bool reads_scalar_groups() {
     return false;
 }
 
+// `count` scalars decoded into out (format/format.hpp, get_scalar_blocks
+// and get_scalar_run): how many decoded, count when all did. With Proven,
+// the caller knows r holds a byte or more for each element (read_length
+// proved it for a vector's count); without, it is tested here, and if not,
+// every group goes through load_group_count, which checks its bounds. The
+// blocks a run starts with read through r itself; the rest through a
+// run_reader when the largest encodings of what is left are all there
+// (read_elements: the groups' bounds checks then fold away), else through r.
+template <bool Proven, class R, class E>
+BIN_SERIALIZER_INLINE std::size_t get_scalars_into(R& r, E* out, std::size_t count) {
+  using F = format_of<R::opts>;
+  std::size_t decoded = 0;
+  if (Proven || count <= r.remaining()) [[likely]] {
+    const std::size_t head = get_scalar_blocks<F>(r, out, count);
+    const std::size_t rest = count - head;
+    if (rest == 0) [[likely]]
+      return count;
+    (void)read_elements<E>(r, rest, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
+      decoded = get_scalar_run<F, true>(in, out + head, rest);
+      return decoded == rest;
+    });
+    return head + decoded;
+  }
+  (void)read_elements<E>(r, count, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
+    decoded = get_scalar_run<F, false>(in, out, count);
+    return decoded == count;
+  });
+  return decoded;
+}
+
 // Decodes `count` scalars into the std::vector v (what vector.hpp's read
-// does element by element, a group at a time: format/format.hpp,
-// get_scalar_run). Its contract is that of the element-by-element read: the
-// elements v holds are decoded into first, the vector grows for the rest
-// and, on a failure, keeps the elements before the failing one and that one
-// (as it was: a reused element keeps its old value, an appended one is
-// value-initialised, as emplace_back() leaves it), nothing after.
+// does element by element, a group at a time: get_scalars_into). Its
+// contract is that of the element-by-element read: the elements v holds are
+// decoded into first, the vector grows for the rest and, on a failure, keeps
+// the elements before the failing one and that one (as it was: a reused
+// element keeps its old value, an appended one is value-initialised, as
+// emplace_back() leaves it), nothing after.
 //
-// Growth follows the bytes: read_length proved `count` elements present at
-// one byte each, and each step grows the vector by reserve_hint of what is
-// left (about the input left, in bytes, as the element-by-element read
-// reserves) or by doubling if that is more, each step decoded before the
-// next allocation; a count prefix alone never allocates much more than the
-// input's size.
+// read_length proved `count` elements present at one byte each: so for the
+// first run (get_scalars_into's Proven); elements of several bytes can use
+// up that margin, so a later one is tested again.
+//
+// Growth follows the bytes: each step grows the vector by reserve_hint of
+// what is left (about the input left, in bytes, as the element-by-element
+// read reserves) or by doubling if that is more, each step decoded before
+// the next allocation; a count prefix alone never allocates much more than
+// the input's size.
 template <class R, class Vec>
 BIN_SERIALIZER_INLINE bool read_scalar_groups(R& r, Vec& v, std::size_t count) {
   using E = typename Vec::value_type;
-  using F = format_of<R::opts>;
+  static_assert(min_size_of<R::opts, E>() >= 1);
   if (count <= v.size()) [[likely]] {
     // Every element is there already (a vector decoded into again): one run.
-    if (count < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(count), v.end());
-    std::size_t decoded = 0;
-    const bool ok = read_elements<E>(r, count, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
-      decoded = get_scalar_run<F>(in, v.data(), count);
-      return decoded == count;
-    });
-    if (!ok) [[unlikely]]
+    if (count != v.size()) [[unlikely]]
+      v.erase(v.begin() + static_cast<std::ptrdiff_t>(count), v.end());
+    const std::size_t decoded = get_scalars_into<true>(r, v.data(), count);
+    if (decoded != count) [[unlikely]] {
       v.erase(v.begin() + static_cast<std::ptrdiff_t>(decoded + 1), v.end());
-    return ok;
+      return false;
+    }
+    return true;
   }
   std::size_t done = 0;
   for (;;) {
     const std::size_t ready = v.size(); // decoded: [0, done); storage: [0, ready)
     const std::size_t step = ready - done;
-    std::size_t decoded = 0;
-    const bool ok = read_elements<E>(r, step, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
-      decoded = get_scalar_run<F>(in, v.data() + done, step);
-      return decoded == step;
-    });
-    if (!ok) [[unlikely]] {
+    const std::size_t decoded = get_scalars_into<false>(r, v.data() + done, step);
+    if (decoded != step) [[unlikely]] {
       v.erase(v.begin() + static_cast<std::ptrdiff_t>(done + decoded + 1), v.end());
       return false;
     }
