@@ -52,16 +52,34 @@ BIN_SERIALIZER_INLINE constexpr bool count_fits(std::uint64_t count, std::size_t
   return count <= remaining / bytes_per_item(min_bytes);
 }
 
+// A buffer the library builds for each message it decodes in a loop of its
+// own (log/reader.hpp's payload_source) says so with a static member
+// inline_reader: its reader's constructor is then always inlined, so that
+// the buffer lives in registers. (Forced for every buffer, it costs g++'s
+// inlining budget elsewhere: scripts/instructions.sh.)
+template <class B>
+concept inlined_reader_buffer = requires { requires B::inline_reader; };
+
 // For buffers with direct access: a local cursor, published to the buffer
 // (seek) only when the whole value decoded, so a failure leaves the read
 // position where it was.
 template <options Opts, ContiguousReadableBuffer B>
 class contiguous_reader {
+  struct inline_tag {};
+
 public:
   static constexpr options opts = Opts;
   static constexpr bool contiguous = true;
 
   explicit contiguous_reader(B& buffer) noexcept
+    requires(!inlined_reader_buffer<B>)
+      : contiguous_reader(buffer, inline_tag{}) {}
+  BIN_SERIALIZER_INLINE explicit contiguous_reader(B& buffer) noexcept
+    requires(inlined_reader_buffer<B>)
+      : contiguous_reader(buffer, inline_tag{}) {}
+
+private:
+  BIN_SERIALIZER_INLINE contiguous_reader(B& buffer, inline_tag) noexcept
       : buf_(buffer), base_(buffer.data()), cur_(base_ + buffer.read_position()),
         end_(base_ + buffer.size()) {
     if constexpr (Opts.max_total_bytes != unlimited) {
@@ -73,6 +91,7 @@ public:
     }
   }
 
+public:
   BIN_SERIALIZER_INLINE bool read_bytes(void* dst, std::size_t n) noexcept {
     if (n > remaining()) [[unlikely]]
       return fail(short_input(), position());

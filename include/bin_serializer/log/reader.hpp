@@ -156,6 +156,43 @@ private:
   Buffer own_;
 };
 
+// A record's bytes as the decoder reads them: where it starts, how far it
+// may read (rec.readable), its position, and the failure, nothing else. A
+// BufferView would do, but makes every record pay for what a view given by a
+// caller needs: a pointer that is never null (a payload's always points into
+// its block) and a position checked by seek() (the decoder's never passes
+// the end).
+class payload_source {
+public:
+  static constexpr bool inline_reader = true; // cursor/reader.hpp
+  payload_source(const std::byte* data, std::size_t size) noexcept : data_(data), size_(size) {}
+
+  bool read(void* dst, std::size_t n) noexcept {
+    if (n > size_ - pos_) [[unlikely]] {
+      err_ = {errc::truncated, pos_};
+      return false;
+    }
+    if (n != 0) std::memcpy(dst, data_ + pos_, n);
+    pos_ += n;
+    return true;
+  }
+  [[nodiscard]] const std::byte* data() const noexcept { return data_; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] std::size_t read_position() const noexcept { return pos_; }
+  bool seek(std::size_t pos) noexcept {
+    pos_ = pos;
+    return true;
+  }
+  void set_error(error e) noexcept { err_ = e; }
+  [[nodiscard]] error last_error() const noexcept { return err_; }
+
+private:
+  const std::byte* data_;
+  std::size_t size_;
+  std::size_t pos_ = 0;
+  error err_{};
+};
+
 } // namespace detail::log
 
 template <class Schema, bool Streamed>
@@ -254,8 +291,8 @@ public:
       if (rec.type == npos) return fail_record(errc::unknown_type, rec.offset);
       return fail_record(error::schema(rec.offset, mismatch::type_id, want, rec.type));
     }
-    BufferView in(rec.payload.data(),
-                  rec.readable > rec.payload.size() ? rec.readable : rec.payload.size());
+    detail::log::payload_source in(
+        rec.payload.data(), rec.readable > rec.payload.size() ? rec.readable : rec.payload.size());
     if (!deserialize<Opts>(in, value)) [[unlikely]] {
       error e = in.last_error();
       e.offset += static_cast<std::size_t>(rec.payload_offset);
