@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -607,6 +608,104 @@ TEST(LogHostile, BadHeaders) {
   // A description length past the table's end.
   EXPECT_EQ(open_with(with_table("\x01" + std::string(12, '\x07') + "\x7f" + "ab")),
             (bs::error{errc::bad_header, 16 + 13}));
+}
+
+// A block whose CRCs pass but whose records do not hold together (a faulty
+// writer): each record's header is checked as it is read, on the one-byte
+// path and on the varint path alike. The records before the bad one are
+// returned, then corruption at the bad record's first byte. Records whose
+// headers take longer varints (a 200-byte payload) read as any other.
+TEST(LogHostile, RecordHeadersInAValidBlock) {
+  const std::vector<std::byte> head = bytes_of(write_market<market_compact>(0));
+  auto record = [](std::size_t type, const auto& value) {
+    bs::Buffer p;
+    EXPECT_TRUE(bs::serialize<bs::compact>(p, value));
+    std::string r;
+    for (std::size_t v : {type, p.size()}) { // two unsigned varints
+      for (; v >= 0x80; v >>= 7) r += static_cast<char>(0x80 | (v & 0x7F));
+      r += static_cast<char>(v);
+    }
+    return r + std::string(reinterpret_cast<const char*>(p.data()), p.size());
+  };
+  auto with_block = [&head](const std::string& body) {
+    std::string h = "BSLB" + le32(static_cast<std::uint32_t>(body.size())) +
+                    le32(bs::crc32c::compute(body.data(), body.size()));
+    h += le32(bs::crc32c::compute(h.data(), 12));
+    std::vector<std::byte> log = head;
+    for (const char c : h + body) log.push_back(static_cast<std::byte>(c));
+    return log;
+  };
+  const std::string good = record(0, Trade{1, 2, 3, 'S'}) + record(2, Status{4, "v", "t"}) +
+                           record(1, Quote{5, 6, 7, 8, 9}) +
+                           record(2, Status{10, std::string(200, 'w'), "x"});
+  const std::size_t at = head.size() + 16 + good.size(); // the bad record's offset
+  const std::string bad_headers[] = {
+      std::string("\x03\x00", 2),         // a type index past the table (one byte)
+      std::string("\x80\x01\x00", 3),     // the same, as a two-byte varint (128)
+      std::string("\x00\x7f\x01\x02", 4), // a payload longer than its block
+      std::string("\x00\x03\x01\x02", 4), // by one byte
+      std::string("\x00\x02\x01", 3),      // by one byte, the last two
+      std::string("\x00", 1),             // a header cut by the block's end
+      std::string("\x00\x80", 2),         // a length varint cut by it
+  };
+  for (const std::string& bad : bad_headers) {
+    SCOPED_TRACE(hex(std::span<const std::byte>(
+        reinterpret_cast<const std::byte*>(bad.data()), bad.size())));
+    // In an allocation of its exact size: a read past the block's end is
+    // one past the input's (AddressSanitizer).
+    const std::vector<std::byte> bytes = with_block(good + bad);
+    const auto log = std::make_unique<std::byte[]>(bytes.size());
+    std::copy(bytes.begin(), bytes.end(), log.get());
+    bs::log_reader<market_compact> r{std::span<const std::byte>(log.get(), bytes.size())};
+    ASSERT_TRUE(r.ok());
+    const std::vector<log_test::record> got = read_all<market_compact>(r);
+    ASSERT_EQ(got.size(), 4U);
+    EXPECT_EQ(got[0], log_test::record(Trade{1, 2, 3, 'S'}));
+    EXPECT_EQ(std::get<Status>(got[3]).venue, std::string(200, 'w'));
+    EXPECT_EQ(r.end(), log_end::corrupt);
+    EXPECT_EQ(r.last_error(), (bs::error{errc::corrupt, at}));
+    EXPECT_EQ(r.end_offset(), at);
+  }
+  // The same good records end cleanly, and a reader whose Schema lacks Status
+  // reports each Status record as unknown_type at its own offset, through
+  // visit() and through next() and decode() alike.
+  const std::vector<std::byte> log = with_block(good);
+  const std::size_t status_at[] = {head.size() + 16 + record(0, Trade{1, 2, 3, 'S'}).size(),
+                                   at - record(2, Status{10, std::string(200, 'w'), "x"}).size()};
+  using two = bs::log_schema<bs::compact, Trade, Quote>;
+  bs::log_reader<two> r{std::span<const std::byte>(log)};
+  std::vector<std::size_t> unknown_at;
+  for (;;) {
+    if (r.visit([](const auto&) {})) continue;
+    if (r.end() != log_end::none) break;
+    EXPECT_EQ(r.last_error().code, errc::unknown_type);
+    unknown_at.push_back(r.last_error().offset);
+  }
+  EXPECT_EQ(r.end(), log_end::clean);
+  EXPECT_EQ(unknown_at, (std::vector<std::size_t>{status_at[0], status_at[1]}));
+  bs::log_reader<two> n{std::span<const std::byte>(log)};
+  bs::log_record rec;
+  Trade t;
+  ASSERT_TRUE(n.next(rec));
+  EXPECT_EQ(rec.offset, head.size() + 16);
+  EXPECT_EQ(rec.payload_offset, head.size() + 18);
+  EXPECT_TRUE(n.decode(rec, t));
+  ASSERT_TRUE(n.next(rec));
+  EXPECT_EQ(rec.type, bs::log_record::npos);
+  EXPECT_EQ(rec.file_type, 2U);
+  EXPECT_FALSE(n.decode(rec, t));
+  EXPECT_EQ(n.last_error(), (bs::error{errc::unknown_type, status_at[0]}));
+  ASSERT_TRUE(n.next(rec));
+  Quote q;
+  EXPECT_FALSE(n.decode(rec, t)); // a Quote read as a Trade
+  EXPECT_EQ(n.last_error().code, errc::schema_mismatch);
+  EXPECT_EQ(n.last_error().offset, status_at[0] + record(2, Status{4, "v", "t"}).size());
+  EXPECT_TRUE(n.decode(rec, q));
+  ASSERT_TRUE(n.next(rec)); // the 200-byte Status: a two-byte length varint
+  EXPECT_EQ(rec.offset, status_at[1]);
+  EXPECT_EQ(rec.payload_offset, status_at[1] + 3);
+  EXPECT_FALSE(n.next(rec));
+  EXPECT_EQ(n.end(), log_end::clean);
 }
 
 // Blocks that lie about their length: a body over max_block_bytes is

@@ -244,35 +244,14 @@ public:
 
   // The next record, whatever its type. False at the end (see end()).
   BIN_SERIALIZER_INLINE bool next(log_record& rec) {
-    if (cur_ == block_stop_) [[unlikely]] {
-      if (!enter_block()) return false;
-    }
-    const unsigned char* const p = cur_;
-    const unsigned char* const end = block_stop_;
-    std::uint32_t index = 0, length = 0;
-    std::size_t a = 1, b = 1;
-    // A record's structure is checked as it is read (the block's CRCs passed,
-    // so a bad one comes from a faulty writer, not from the medium).
-    if (end - p >= 2 && p[0] < 0x80 && p[1] < 0x80) [[likely]] {
-      index = p[0];
-      length = p[1];
-    } else {
-      a = detail::log::get_varint(p, end, index, detail::log::type_index_max_bytes);
-      b = a == 0 ? 0 : detail::log::get_varint(p + a, end, length, detail::log::length_max_bytes);
-      if (b == 0) [[unlikely]]
-        return bad_record();
-    }
-    const auto room = static_cast<std::size_t>(end - p) - a - b;
-    if (index >= map_size_ || length > room) [[unlikely]]
-      return bad_record();
-    rec.file_type = index;
-    rec.type = map_[index];
-    rec.offset = offset_of(p);
-    rec.payload_offset = rec.offset + a + b;
-    rec.payload = {reinterpret_cast<const std::byte*>(p + a + b), length};
-    rec.readable = room;
-    cur_ = p + a + b + length;
-    ++records_;
+    raw_record r;
+    if (!next_raw(r)) return false;
+    rec.file_type = r.file_type;
+    rec.type = r.type;
+    rec.offset = offset_of(r.at);
+    rec.payload_offset = rec.offset + r.head;
+    rec.payload = {r.payload, r.length};
+    rec.readable = r.readable;
     return true;
   }
 
@@ -282,26 +261,9 @@ public:
   BIN_SERIALIZER_INLINE bool decode(const log_record& rec, T& value) {
     static_assert(Schema::template holds<T>,
                   "log_reader::decode<T>: T is not one of the types of this log_schema");
-    static_assert(!Streamed || !borrows_input_v<T, Opts>,
-                  "a log_stream_reader reuses its memory block by block, so a decoded view "
-                  "(string_view, span) would dangle: decode into an owning type (std::string, "
-                  "std::vector), or read the log from memory with log_reader (a MappedFile)");
-    constexpr std::size_t want = Schema::template index_of<T>();
-    if (rec.type != want) [[unlikely]] {
-      if (rec.type == npos) return fail_record(errc::unknown_type, rec.offset);
-      return fail_record(error::schema(rec.offset, mismatch::type_id, want, rec.type));
-    }
-    detail::log::payload_source in(
-        rec.payload.data(), rec.readable > rec.payload.size() ? rec.readable : rec.payload.size());
-    if (!deserialize<Opts>(in, value)) [[unlikely]] {
-      error e = in.last_error();
-      e.offset += static_cast<std::size_t>(rec.payload_offset);
-      return fail_record(e);
-    }
-    if (in.read_position() != rec.payload.size()) [[unlikely]]
-      return fail_record(errc::invalid_value,
-                         static_cast<std::size_t>(rec.payload_offset) + in.read_position());
-    return true;
+    return decode_payload(
+        rec.type, rec.payload.data(), rec.payload.size(), rec.readable,
+        [&rec] { return rec.offset; }, rec.payload_offset - rec.offset, value);
   }
 
   // The next record, which must be a T.
@@ -316,11 +278,9 @@ public:
   // and reused record after record: copy what must outlive the call.
   template <class F>
   BIN_SERIALIZER_INLINE bool visit(F&& f) {
-    log_record rec;
-    if (!next(rec)) return false;
-    if (rec.type == npos) [[unlikely]]
-      return fail_record(errc::unknown_type, rec.offset);
-    return dispatch(rec, f, std::make_index_sequence<Schema::count>{});
+    raw_record r;
+    if (!next_raw(r)) return false;
+    return dispatch(r, f, std::make_index_sequence<Schema::count>{});
   }
 
   // After log_end::corrupt: goes on at the next valid block. False if none.
@@ -342,19 +302,135 @@ private:
   static constexpr std::uint64_t gave_up64 = npos64 - 1;
   using values = typename detail::log::values_of<Schema>::type;
 
+  // A record as next_raw finds it: where it starts (its offset is computed
+  // only when something is reported), its payload and the Schema's index of
+  // its type (npos: a type of the file's table the Schema does not hold).
+  struct raw_record {
+    const unsigned char* at = nullptr;
+    const std::byte* payload = nullptr;
+    std::size_t length = 0;
+    std::size_t readable = 0; // bytes from the payload to the block's end
+    std::size_t type = npos;
+    std::size_t file_type = 0;
+    std::size_t head = 0; // bytes before the payload
+  };
+
+  // A record header's first byte: a file type index below 128 (a one-byte
+  // varint) mapped to the Schema's index of its type, or to short_unknown
+  // (in the file's table, not in the Schema); short_absent if not in the
+  // table, or the first of a longer varint (0x80 on). One load, no bounds
+  // check or continuation test, for a header of two one-byte varints.
+  using short_index = std::conditional_t<(Schema::count < 0xFE), std::uint8_t, std::uint16_t>;
+  static constexpr short_index short_absent = static_cast<short_index>(~short_index{0});
+  static constexpr short_index short_unknown = static_cast<short_index>(short_absent - 1);
+
+  BIN_SERIALIZER_INLINE bool next_raw(raw_record& r) {
+    if (cur_ == block_stop_) [[unlikely]] {
+      if (!enter_block()) return false;
+    }
+    const unsigned char* const p = cur_;
+    const auto left = static_cast<std::size_t>(block_stop_ - p);
+    // A record's structure is checked as it is read (the block's CRCs passed,
+    // so a bad one comes from a faulty writer, not from the medium).
+    if (left >= 2 && p[1] < 0x80) [[likely]] {
+      const std::size_t type = short_map_[p[0]]; // short_absent from 0x80 on
+      const std::size_t length = p[1];
+      if (type < short_unknown && length <= left - 2) [[likely]] {
+        r.at = p;
+        r.payload = reinterpret_cast<const std::byte*>(p + 2);
+        r.length = length;
+        r.readable = left - 2;
+        r.type = type;
+        r.file_type = p[0];
+        r.head = 2;
+        cur_ = p + 2 + length;
+        ++records_;
+        return true;
+      }
+    }
+    // Returned, not written through a reference: r stays in registers.
+    r = next_slow();
+    return r.at != nullptr;
+  }
+
+  // Any other header: longer varints, a type the Schema does not hold, or a
+  // record that does not fit its block (or names no type of the table: at
+  // is then null).
+  BIN_SERIALIZER_NOINLINE raw_record next_slow() {
+    const unsigned char* const p = cur_;
+    const unsigned char* const end = block_stop_;
+    std::uint32_t index = 0, length = 0;
+    const std::size_t a = detail::log::get_varint(p, end, index, detail::log::type_index_max_bytes);
+    const std::size_t b =
+        a == 0 ? 0 : detail::log::get_varint(p + a, end, length, detail::log::length_max_bytes);
+    raw_record r;
+    if (b == 0) [[unlikely]] {
+      (void)bad_record();
+      return r;
+    }
+    const auto room = static_cast<std::size_t>(end - p) - a - b;
+    if (index >= map_.size() || length > room) [[unlikely]] {
+      (void)bad_record();
+      return r;
+    }
+    r.at = p;
+    r.payload = reinterpret_cast<const std::byte*>(p + a + b);
+    r.length = length;
+    r.readable = room;
+    r.type = map_[index];
+    r.file_type = index;
+    r.head = a + b;
+    cur_ = p + a + b + length;
+    ++records_;
+    return r;
+  }
+
+  // Decodes a payload of the Schema's type `type` into value, a T;
+  // offset() gives the record's offset in the log, `head` its header's
+  // length (the payload follows), both only to report a failure.
+  template <class T, class Offset>
+  BIN_SERIALIZER_INLINE bool decode_payload(std::size_t type, const std::byte* payload,
+                                            std::size_t length, std::size_t readable,
+                                            const Offset& offset, std::size_t head, T& value) {
+    static_assert(!Streamed || !borrows_input_v<T, Opts>,
+                  "a log_stream_reader reuses its memory block by block, so a decoded view "
+                  "(string_view, span) would dangle: decode into an owning type (std::string, "
+                  "std::vector), or read the log from memory with log_reader (a MappedFile)");
+    constexpr std::size_t want = Schema::template index_of<T>();
+    if (type != want) [[unlikely]] {
+      if (type == npos) return fail_record(errc::unknown_type, offset());
+      return fail_record(
+          error::schema(static_cast<std::size_t>(offset()), mismatch::type_id, want, type));
+    }
+    detail::log::payload_source in(payload, readable > length ? readable : length);
+    if (!deserialize<Opts>(in, value)) [[unlikely]] {
+      error e = in.last_error();
+      e.offset += static_cast<std::size_t>(offset() + head);
+      return fail_record(e);
+    }
+    if (in.read_position() != length) [[unlikely]]
+      return fail_record(errc::invalid_value,
+                         static_cast<std::size_t>(offset() + head) + in.read_position());
+    return true;
+  }
+
   template <class F, std::size_t... I>
-  BIN_SERIALIZER_INLINE bool dispatch(const log_record& rec, F& f, std::index_sequence<I...>) {
+  BIN_SERIALIZER_INLINE bool dispatch(const raw_record& r, F& f, std::index_sequence<I...>) {
     bool ok = false;
     // One comparison per type until the record's: decode into the reader's
-    // own value of that type, then hand it over.
+    // own value of that type, then hand it over. A type the Schema does not
+    // hold matches none.
     const auto one = [&]<std::size_t K>() BIN_SERIALIZER_LAMBDA_INLINE {
-      if (rec.type != K) return false;
+      if (r.type != K) return false;
       auto& value = std::get<K>(scratch_);
-      ok = decode(rec, value);
+      ok = decode_payload(
+          r.type, r.payload, r.length, r.readable, [this, &r] { return offset_of(r.at); }, r.head,
+          value);
       if (ok) f(std::as_const(value));
       return true;
     };
-    (void)(one.template operator()<I>() || ...);
+    if (!(one.template operator()<I>() || ...)) [[unlikely]]
+      return fail_record(errc::unknown_type, offset_of(r.at));
     return ok;
   }
 
@@ -457,8 +533,11 @@ private:
       (void)stop(log_end::failed, error::schema(6, mismatch::flags, mine.flags, h.flags), 0);
       return;
     }
+    for (std::size_t i = 0; i < short_types; ++i)
+      short_map_[i] = i >= count || i >= 0x80 ? short_absent
+                      : map_[i] == npos       ? short_unknown
+                                              : static_cast<short_index>(map_[i]);
     block_end_ = valid_end_ = log_header_size + h.table_length;
-    map_size_ = map_.size();
   }
 
   static detail::log::file_header expected_header() noexcept {
@@ -602,7 +681,6 @@ private:
   // window does not move while a block is read (it refills only between).
   const unsigned char* cur_ = nullptr;
   const unsigned char* block_stop_ = nullptr;
-  std::size_t map_size_ = 0;
   std::uint64_t block_end_ = 0;
   std::uint64_t valid_end_ = 0;
   std::uint64_t end_at_ = 0;
@@ -611,6 +689,8 @@ private:
   log_end end_ = log_end::none;
   error err_{};
   values scratch_{};
+  static constexpr std::size_t short_types = 256; // 128 one-byte varints, then absent
+  short_index short_map_[short_types];            // set by open() before any record is read
 };
 
 template <class Schema>
