@@ -644,13 +644,13 @@ TEST(LogHostile, RecordHeadersInAValidBlock) {
       std::string("\x80\x01\x00", 3),     // the same, as a two-byte varint (128)
       std::string("\x00\x7f\x01\x02", 4), // a payload longer than its block
       std::string("\x00\x03\x01\x02", 4), // by one byte
-      std::string("\x00\x02\x01", 3),      // by one byte, the last two
+      std::string("\x00\x02\x01", 3),     // by one byte, the last two
       std::string("\x00", 1),             // a header cut by the block's end
       std::string("\x00\x80", 2),         // a length varint cut by it
   };
   for (const std::string& bad : bad_headers) {
-    SCOPED_TRACE(hex(std::span<const std::byte>(
-        reinterpret_cast<const std::byte*>(bad.data()), bad.size())));
+    SCOPED_TRACE(hex(
+        std::span<const std::byte>(reinterpret_cast<const std::byte*>(bad.data()), bad.size())));
     // In an allocation of its exact size: a read past the block's end is
     // one past the input's (AddressSanitizer).
     const std::vector<std::byte> bytes = with_block(good + bad);
