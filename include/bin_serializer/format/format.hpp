@@ -78,6 +78,13 @@
 //                          caller knows scalar_group bytes are left: true
 //                          with them decoded and taken, else false with
 //                          nothing read or recorded (get_scalar_run)
+//   runs_enabled<T>(), load_run(r, out, count)   (optional)
+//                          where runs_enabled (found at run time: compact's
+//                          AVX-512, 32-bit values), what follows a vector's
+//                          blocks, any lengths at once, with get_scalar_run's
+//                          contract: how many decoded into out; fewer than
+//                          count when the next one failed, as load_scalar
+//                          records it, nothing of it written
 //   prefix_u32(v), from_prefix_u32(v)
 //                          the fixed 4-byte fields of an evolvable struct's
 //                          prefix (back-patched, so never variable-length)
@@ -90,6 +97,7 @@
 // scalar_max).
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -160,6 +168,13 @@ template <class F, class T, class R>
 inline constexpr bool loads_blocks = requires(R& r, T* out, std::size_t after) {
   F::template load_short_block<T>(r, out);
   F::template load_pair_block<T>(r, out, after);
+};
+
+// Whether a format decodes runs of T of any lengths at once (load_run).
+template <class F, class T, class R>
+inline constexpr bool loads_runs = requires(R& r, T* out, std::size_t count) {
+  { F::template runs_enabled<T>() } -> std::same_as<bool>;
+  F::template load_run<T>(r, out, count);
 };
 
 // The scalars of the blocks among N (0 without block hooks).

@@ -31,6 +31,7 @@
 #include "endian.hpp"
 #include "fixed_width.hpp"
 #include "leb128.hpp"
+#include "leb128_avx512.hpp"
 #include "leb128_blocks.hpp"
 
 namespace bin_serializer::detail {
@@ -175,6 +176,35 @@ public:
     return true;
   }
 #endif
+  // Whether the CPU has what leb128_avx512.hpp needs (found at run time):
+  // then what follows a vector's one- and two-byte blocks decodes through
+  // load_run (std/codec_support.hpp, get_scalars_into): up to count values
+  // of any lengths, 64 bytes at a time, as count load_scalar calls would
+  // leave them. The run stops only before a varint that leb128::load
+  // refuses (invalid_value at its first byte) or that the bytes cut off (the
+  // reader's own report of running out, at the same place): which of the
+  // two is found out of line, so that the fallback's code is not laid out
+  // around a copy of load_scalar (clang: 3 % more instructions on a
+  // thousand mixed varints).
+  template <class T>
+    requires(leb128::avx512::available<IntCoding, T>)
+  BIN_SERIALIZER_INLINE static bool runs_enabled() noexcept {
+    return leb128::avx512::enabled;
+  }
+  template <class T, class R>
+    requires(leb128::avx512::available<IntCoding, T> && R::contiguous && !short_form<R>())
+  BIN_SERIALIZER_INLINE static std::size_t load_run(R& r, T* out, std::size_t count) noexcept {
+    const leb128::avx512::run got =
+        leb128::avx512::load_run<IntCoding>(take_counted(r, 0), r.remaining(), out, count);
+    (void)take_counted(r, got.taken);
+    if (got.count != count) [[unlikely]] {
+      if (leb128::avx512::cut_off(take_counted(r, 0), r.remaining()))
+        (void)r.take(r.remaining() + 1);
+      else
+        (void)r.fail(errc::invalid_value, r.position());
+    }
+    return got.count;
+  }
 
 private:
   template <class T, std::size_t... K>

@@ -317,9 +317,10 @@ consteval bool reads_scalar_groups() {
 // the caller knows r holds a byte or more for each element (read_length
 // proved it for a vector's count); without, it is tested here, and if not,
 // every group goes through load_group_count, which checks its bounds. The
-// blocks a run starts with read through r itself; the rest through a
-// run_reader when the largest encodings of what is left are all there
-// (read_elements: the groups' bounds checks then fold away), else through r.
+// blocks a run starts with read through r itself; the rest by the format's
+// runs where the CPU has them (load_run), else through a run_reader when
+// the largest encodings of what is left are all there (read_elements: the
+// groups' bounds checks then fold away), else through r.
 template <bool Proven, class R, class E>
 BIN_SERIALIZER_INLINE std::size_t get_scalars_into(R& r, E* out, std::size_t count) {
   using F = format_of<R::opts>;
@@ -329,6 +330,10 @@ BIN_SERIALIZER_INLINE std::size_t get_scalars_into(R& r, E* out, std::size_t cou
     const std::size_t rest = count - head;
     if (rest == 0) [[likely]]
       return count;
+    if constexpr (loads_runs<F, E, R>) {
+      // Tested here only: a vector of one- and two-byte blocks never pays.
+      if (F::template runs_enabled<E>()) return head + F::template load_run<E>(r, out + head, rest);
+    }
     (void)read_elements<E>(r, rest, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
       decoded = get_scalar_run<F, true>(in, out + head, rest);
       return decoded == rest;

@@ -1,0 +1,365 @@
+// 32-bit varints of any mix of lengths decoded 64 bytes at a time where the
+// CPU has AVX-512 (format/leb128_avx512.hpp, chosen at run time: what
+// follows a vector's one- and two-byte blocks; arrays keep the blocks and
+// groups), else by the SSE2 blocks and scalar groups. Every test runs on
+// both paths where this CPU has both (the run path switched off by hand for
+// the second). Reference: one varint at a time, as leb128::load reads it
+// (shortest form, at most 5 bytes, a fifth byte of 1 to 15), and vectors and
+// arrays of one-field structs, which go element by element: the same bytes,
+// result, error, offset, read position and elements kept.
+#include "std_codec_test_support.hpp"
+
+#include <bin_serializer/bin_serializer.hpp>
+#include <bin_serializer/format/leb128_avx512.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace varint_runs_test {
+
+enum class Id : std::uint32_t { none = 0 };
+
+template <class T>
+struct One {
+  T v{};
+  bool operator==(const One&) const = default;
+};
+
+} // namespace varint_runs_test
+
+namespace {
+
+using namespace bin_serializer;
+using namespace std_codec_test;
+using varint_runs_test::Id;
+using varint_runs_test::One;
+namespace runs = bin_serializer::detail::leb128::avx512;
+
+// Runs f on the run paths (where this CPU has them) and on the fallback.
+template <class F>
+void on_each_path(F&& f) {
+#if BIN_SERIALIZER_LEB128_AVX512
+  const bool has = runs::detect();
+  for (const bool on : {true, false}) {
+    if (on && !has) continue;
+    runs::enabled = on;
+    SCOPED_TRACE(on ? "AVX-512 runs" : "fallback");
+    f();
+    if (::testing::Test::HasFatalFailure()) break;
+  }
+  runs::enabled = has;
+#else
+  f();
+#endif
+}
+
+// A value whose varint takes `bytes` bytes (1 to 5).
+template <class T>
+T of_length(unsigned bytes, std::mt19937_64& rng) {
+  const unsigned low = bytes <= 1 ? 0 : 7 * (bytes - 1);
+  const unsigned high = bytes >= 5 ? 32 : 7 * bytes;
+  std::uint64_t u = low == 0 ? rng() % 128 : (std::uint64_t{1} << low);
+  if (low != 0) u |= rng() & ((std::uint64_t{1} << (high - 1)) - 1);
+  const auto w = static_cast<std::uint32_t>(u);
+  if constexpr (std::is_same_v<T, std::int32_t>) // zigzag: w / 2 with the sign in bit 0
+    return (w & 1U) ? static_cast<std::int32_t>(~(w >> 1)) : static_cast<std::int32_t>(w >> 1);
+  else
+    return static_cast<T>(w);
+}
+
+// n values; lengths: 0 all five bytes, 1 one to five at random, 2 mostly five
+// (as random identifiers: 93 % five, the rest two to four).
+template <class T>
+std::vector<T> values(std::size_t n, int mix, std::mt19937_64& rng) {
+  std::vector<T> v(n);
+  for (auto& x : v) {
+    unsigned len = 5;
+    if (mix == 1) len = 1 + static_cast<unsigned>(rng() % 5);
+    if (mix == 2 && rng() % 100 >= 93) len = 2 + static_cast<unsigned>(rng() % 3);
+    x = of_length<T>(len, rng);
+  }
+  return v;
+}
+
+template <class T>
+std::vector<One<T>> as_ones(const std::vector<T>& v) {
+  std::vector<One<T>> out;
+  for (const T& x : v) out.push_back({x});
+  return out;
+}
+
+// `bytes` into a vector<T> and the reference vector<One<T>>, both holding
+// `old` first: everything alike (a BufferView, then a stream).
+template <class T>
+void expect_same_reading(const std::vector<std::byte>& bytes, const std::vector<T>& old) {
+  {
+    BufferView vv(bytes), vr(bytes);
+    std::vector<T> v = old;
+    std::vector<One<T>> ref = as_ones(old);
+    const bool ok = deserialize<compact>(vv, v);
+    ASSERT_EQ(ok, deserialize<compact>(vr, ref)) << to_hex(bytes);
+    EXPECT_EQ(vv.last_error(), vr.last_error()) << to_hex(bytes);
+    EXPECT_EQ(vv.read_position(), vr.read_position());
+    ASSERT_EQ(v.size(), ref.size()) << to_hex(bytes);
+    EXPECT_TRUE(as_ones(v) == ref) << to_hex(bytes);
+  }
+  {
+    StreamSource sv(bytes), sr(bytes);
+    std::vector<T> v = old;
+    std::vector<One<T>> ref = as_ones(old);
+    const bool ok = deserialize<compact>(sv, v);
+    ASSERT_EQ(ok, deserialize<compact>(sr, ref));
+    EXPECT_EQ(sv.last_error(), sr.last_error());
+    EXPECT_TRUE(as_ones(v) == ref);
+  }
+}
+
+// The same bytes, after the vector's count (one byte: fewer than 128
+// elements), as a std::array<T, N> and as one of one-field structs.
+template <class T, std::size_t N>
+void expect_same_array_reading(const std::vector<std::byte>& vector_bytes) {
+  const std::vector<std::byte> bytes(vector_bytes.begin() + 1, vector_bytes.end());
+  BufferView va(bytes), vr(bytes);
+  std::array<T, N> a{};
+  std::array<One<T>, N> ref{};
+  const bool ok = deserialize<compact>(va, a);
+  ASSERT_EQ(ok, deserialize<compact>(vr, ref)) << to_hex(bytes);
+  EXPECT_EQ(va.last_error(), vr.last_error()) << to_hex(bytes);
+  EXPECT_EQ(va.read_position(), vr.read_position());
+  if (ok) {
+    for (std::size_t i = 0; i < N; ++i) EXPECT_EQ(a[i], ref[i].v) << i;
+  }
+}
+
+// Varints of every length, with bytes that break them here and there: runs
+// of continuation bytes (some longer than a window), 0 after a
+// continuation, fifth bytes above 15.
+std::vector<std::byte> hostile_bytes(std::mt19937_64& rng) {
+  std::vector<std::byte> b;
+  const std::size_t values = rng() % 90;
+  for (std::size_t k = 0; k < values; ++k) {
+    std::uint32_t u = of_length<std::uint32_t>(1 + static_cast<unsigned>(rng() % 5), rng);
+    std::byte tmp[8];
+    std::byte* end = detail::leb128::store(tmp, u);
+    b.insert(b.end(), tmp, end);
+    switch (rng() % 40) {
+    case 0: b.back() = std::byte{0x00}; break; // not the shortest (if it was long)
+    case 1: b.back() = static_cast<std::byte>(rng()); break;
+    case 2: b.insert(b.end(), rng() % 80, std::byte{0x80}); break; // a long run of continuations
+    case 3: b.push_back(std::byte{0x10}); break;
+    default: break;
+    }
+  }
+  if (rng() % 4 == 0 && !b.empty()) b.resize(rng() % b.size()); // cut anywhere
+  return b;
+}
+
+#if BIN_SERIALIZER_LEB128_AVX512
+
+// One varint as leb128::load reads a 32-bit one, written out from the wire
+// format's rules: its length, or 0 if refused or cut off by the end.
+std::size_t reference_varint(const std::vector<std::byte>& b, std::size_t at, std::uint32_t& v) {
+  std::uint64_t u = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    if (at + i >= b.size()) return 0;
+    const auto x = static_cast<unsigned>(b[at + i]);
+    u |= static_cast<std::uint64_t>(x & 0x7FU) << (7 * i);
+    if (x < 0x80) {
+      if (i > 0 && x == 0) return 0;  // not the shortest
+      if (i == 4 && x > 15) return 0; // beyond 32 bits
+      v = static_cast<std::uint32_t>(u);
+      return i + 1;
+    }
+  }
+  return 0; // a fifth byte that continues
+}
+
+// load_run against reference_varint one at a time: how many, how many bytes,
+// the values, and nothing written past the count it returns.
+template <class IntCoding, class T>
+void expect_run_as_one_at_a_time(const std::vector<std::byte>& b, std::size_t count) {
+  constexpr T sentinel = static_cast<T>(0x5A5A5A5A);
+  std::vector<T> out(count + 32, sentinel);
+  const runs::run got = runs::load_run<IntCoding>(b.data(), b.size(), out.data(), count);
+  const std::size_t n = got.count, taken = got.taken;
+  std::size_t k = 0, at = 0;
+  std::uint32_t u = 0;
+  for (; k < count; ++k) {
+    const std::size_t len = reference_varint(b, at, u);
+    if (len == 0) break;
+    ASSERT_EQ(out[k], IntCoding::template decode<T>(u)) << "element " << k << " " << to_hex(b);
+    at += len;
+  }
+  ASSERT_EQ(n, k) << to_hex(b);
+  EXPECT_EQ(taken, at) << to_hex(b);
+  for (std::size_t i = n; i < out.size(); ++i) ASSERT_EQ(out[i], sentinel) << i;
+}
+
+TEST(CompactVarintRuns, LoadRunAsOneAtATime) {
+  if (!runs::detect()) GTEST_SKIP() << "no AVX-512 VBMI2 on this CPU";
+  std::mt19937_64 rng(2026);
+  for (int round = 0; round < 20000; ++round) {
+    const std::vector<std::byte> b = hostile_bytes(rng);
+    const std::size_t count = rng() % 100;
+    expect_run_as_one_at_a_time<detail::leb128::zigzag, std::int32_t>(b, count);
+    expect_run_as_one_at_a_time<detail::leb128::two_complement, std::uint32_t>(b, count);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(CompactVarintRuns, LoadRunEveryRefusalAtEveryPlace) {
+  // Twenty valid varints (five bytes, then mixed), and one refused at every
+  // byte offset from 0 to 130 (the windows are 56 apart, 64 long).
+  if (!runs::detect()) GTEST_SKIP() << "no AVX-512 VBMI2 on this CPU";
+  const std::vector<std::vector<std::byte>> bad = {
+      from_hex("8000"),         from_hex("ff8000"),       from_hex("ffffff00"),
+      from_hex("ffffffff10"),   from_hex("ffffffff7f"),   from_hex("8080808000"),
+      from_hex("808080808001"), from_hex("ffffffff8f01"), from_hex("80808080808080808001")};
+  std::mt19937_64 rng(7);
+  for (const int mix : {0, 1}) {
+    for (std::size_t at = 0; at <= 130; ++at) {
+      std::vector<std::byte> b;
+      while (b.size() < at) {
+        std::byte tmp[8];
+        const auto u =
+            of_length<std::uint32_t>(mix == 0 ? 5U : 1U + static_cast<unsigned>(rng() % 5), rng);
+        b.insert(b.end(), tmp, detail::leb128::store(tmp, u));
+      }
+      for (const auto& x : bad) {
+        std::vector<std::byte> c = b;
+        c.insert(c.end(), x.begin(), x.end());
+        for (int k = 0; k < 30; ++k) c.push_back(std::byte{0x01});
+        expect_run_as_one_at_a_time<detail::leb128::zigzag, std::int32_t>(c, 200);
+        expect_run_as_one_at_a_time<detail::leb128::two_complement, std::uint32_t>(c, 200);
+      }
+    }
+  }
+}
+
+#endif
+
+template <class T>
+void round_trips(std::mt19937_64& rng) {
+  for (const std::size_t n :
+       {16u, 17u, 20u, 31u, 32u, 33u, 56u, 57u, 63u, 64u, 65u, 100u, 129u, 1000u, 150000u}) {
+    for (const int mix : {0, 1, 2}) {
+      SCOPED_TRACE("n " + std::to_string(n) + " mix " + std::to_string(mix));
+      const std::vector<T> v = values<T>(n, mix, rng);
+      std::vector<std::byte> bytes;
+      on_each_path([&] {
+        const std::vector<std::byte> b = expect_round_trip<compact>(v);
+        if (bytes.empty()) bytes = b;
+        ASSERT_EQ(to_hex(b), to_hex(bytes)); // the same bytes on both paths
+        for (const std::size_t have : {std::size_t{0}, n / 2, n + 5}) {
+          std::vector<T> out = values<T>(have, 1, rng);
+          BufferView view(b);
+          ASSERT_TRUE(deserialize<compact>(view, out));
+          EXPECT_TRUE(out == v);
+        }
+      });
+      if (n <= 1000) {
+        ASSERT_EQ(to_hex(bytes), to_hex(encode<compact>(as_ones(v))));
+      }
+    }
+  }
+}
+
+TEST(CompactVarintRuns, RoundTripsMixedLengths) {
+  std::mt19937_64 rng(32);
+  round_trips<std::int32_t>(rng);
+  round_trips<std::uint32_t>(rng);
+  round_trips<Id>(rng);
+}
+
+TEST(CompactVarintRuns, EveryLengthAtEveryIndex) {
+  // Five-byte values with one of another length (1 to 4) at each index, as
+  // a vector and as an array: bytes and reading as element by element.
+  std::mt19937_64 rng(5);
+  for (const std::size_t n : {16u, 40u, 70u}) {
+    for (std::size_t at = 0; at < n; ++at) {
+      for (unsigned len = 1; len <= 4; ++len) {
+        std::vector<std::int32_t> v = values<std::int32_t>(n, 0, rng);
+        v[at] = of_length<std::int32_t>(len, rng);
+        on_each_path([&] {
+          const std::vector<std::byte> good = encode<compact>(v);
+          ASSERT_EQ(to_hex(good), to_hex(encode<compact>(as_ones(v))));
+          expect_same_reading<std::int32_t>(good, {});
+          if (n == 40) {
+            std::array<std::int32_t, 40> a{};
+            std::copy(v.begin(), v.end(), a.begin());
+            const std::vector<std::byte> array_bytes = encode<compact>(a);
+            ASSERT_EQ(to_hex(array_bytes),
+                      to_hex(std::vector<std::byte>(good.begin() + 1, good.end())));
+            expect_same_array_reading<std::int32_t, 40>(good);
+          }
+        });
+      }
+    }
+  }
+}
+
+// Mixed lengths with one varint made refused at each index (or the bytes
+// cut at every length): the same error, offset and elements kept as element
+// by element, for vectors that held fewer, as many and more elements, and
+// for arrays.
+template <class T>
+void same_failures(std::size_t n, int mix, std::mt19937_64& rng) {
+  const std::vector<T> v = values<T>(n, mix, rng);
+  const std::vector<std::byte> good = encode<compact>(v);
+  const std::vector<std::vector<T>> olds = {{}, values<T>(n, 1, rng), values<T>(n + 9, 1, rng)};
+  const std::vector<std::vector<std::byte>> refused = {
+      from_hex("8000"),       from_hex("ffffff00"),     from_hex("ffffffff10"),
+      from_hex("ffffffff7f"), from_hex("808080808001"), from_hex("ffffffff8f01")};
+  std::size_t first = 1; // the count's byte
+  for (std::size_t at = 0; at < n; ++at) {
+    const std::size_t len = encode<compact>(One<T>{v[at]}).size();
+    for (const auto& r : refused) {
+      std::vector<std::byte> bad(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(first));
+      bad.insert(bad.end(), r.begin(), r.end());
+      bad.insert(bad.end(), good.begin() + static_cast<std::ptrdiff_t>(first + len), good.end());
+      for (const auto& old : olds) expect_same_reading<T>(bad, old);
+      if (n == 40) expect_same_array_reading<T, 40>(bad);
+    }
+    first += len;
+  }
+  for (std::size_t cut = 0; cut <= good.size(); ++cut) {
+    const std::vector<std::byte> b(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut));
+    for (const auto& old : olds) expect_same_reading<T>(b, old);
+    if (n == 40 && cut > 0) expect_same_array_reading<T, 40>(b);
+  }
+}
+
+TEST(CompactVarintRuns, FailuresKeepWhatDecoded) {
+  std::mt19937_64 rng(1127);
+  for (const std::size_t n : {16u, 17u, 40u, 70u, 127u}) {
+    for (const int mix : {0, 1, 2}) {
+      SCOPED_TRACE("n " + std::to_string(n) + " mix " + std::to_string(mix));
+      on_each_path([&] {
+        same_failures<std::int32_t>(n, mix, rng);
+        same_failures<std::uint32_t>(n, mix, rng);
+      });
+    }
+  }
+}
+
+TEST(CompactVarintRuns, HostileBytes) {
+  std::mt19937_64 rng(20261129);
+  for (int round = 0; round < 4000; ++round) {
+    std::vector<std::byte> b = hostile_bytes(rng);
+    const std::size_t count = 16 + rng() % 100; // one byte
+    b.insert(b.begin(), static_cast<std::byte>(count));
+    const std::vector<std::int32_t> old(rng() % 40, 77);
+    on_each_path([&] {
+      expect_same_reading<std::int32_t>(b, old);
+      expect_same_reading<std::uint32_t>(b, std::vector<std::uint32_t>(old.size(), 5U));
+      expect_same_array_reading<std::int32_t, 40>(b);
+    });
+    if (HasFatalFailure()) return;
+  }
+}
+
+} // namespace
