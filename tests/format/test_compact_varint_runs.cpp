@@ -7,6 +7,7 @@
 // (shortest form, at most 5 bytes, a fifth byte of 1 to 15), and vectors and
 // arrays of one-field structs, which go element by element: the same bytes,
 // result, error, offset, read position and elements kept.
+#include "compact_vector_reference.hpp"
 #include "std_codec_test_support.hpp"
 
 #include <bin_serializer/bin_serializer.hpp>
@@ -23,20 +24,14 @@ namespace varint_runs_test {
 
 enum class Id : std::uint32_t { none = 0 };
 
-template <class T>
-struct One {
-  T v{};
-  bool operator==(const One&) const = default;
-};
-
 } // namespace varint_runs_test
 
 namespace {
 
 using namespace bin_serializer;
 using namespace std_codec_test;
+using namespace compact_vector_reference;
 using varint_runs_test::Id;
-using varint_runs_test::One;
 namespace runs = bin_serializer::detail::leb128::avx512;
 
 // Runs f on the run paths (where this CPU has them) and on the fallback.
@@ -57,20 +52,6 @@ void on_each_path(F&& f) {
 #endif
 }
 
-// A value whose varint takes `bytes` bytes (1 to 5).
-template <class T>
-T of_length(unsigned bytes, std::mt19937_64& rng) {
-  const unsigned low = bytes <= 1 ? 0 : 7 * (bytes - 1);
-  const unsigned high = bytes >= 5 ? 32 : 7 * bytes;
-  std::uint64_t u = low == 0 ? rng() % 128 : (std::uint64_t{1} << low);
-  if (low != 0) u |= rng() & ((std::uint64_t{1} << (high - 1)) - 1);
-  const auto w = static_cast<std::uint32_t>(u);
-  if constexpr (std::is_same_v<T, std::int32_t>) // zigzag: w / 2 with the sign in bit 0
-    return (w & 1U) ? static_cast<std::int32_t>(~(w >> 1)) : static_cast<std::int32_t>(w >> 1);
-  else
-    return static_cast<T>(w);
-}
-
 // n values; lengths: 0 all five bytes, 1 one to five at random, 2 mostly five
 // (as random identifiers: 93 % five, the rest two to four).
 template <class T>
@@ -83,39 +64,6 @@ std::vector<T> values(std::size_t n, int mix, std::mt19937_64& rng) {
     x = of_length<T>(len, rng);
   }
   return v;
-}
-
-template <class T>
-std::vector<One<T>> as_ones(const std::vector<T>& v) {
-  std::vector<One<T>> out;
-  for (const T& x : v) out.push_back({x});
-  return out;
-}
-
-// `bytes` into a vector<T> and the reference vector<One<T>>, both holding
-// `old` first: everything alike (a BufferView, then a stream).
-template <class T>
-void expect_same_reading(const std::vector<std::byte>& bytes, const std::vector<T>& old) {
-  {
-    BufferView vv(bytes), vr(bytes);
-    std::vector<T> v = old;
-    std::vector<One<T>> ref = as_ones(old);
-    const bool ok = deserialize<compact>(vv, v);
-    ASSERT_EQ(ok, deserialize<compact>(vr, ref)) << to_hex(bytes);
-    EXPECT_EQ(vv.last_error(), vr.last_error()) << to_hex(bytes);
-    EXPECT_EQ(vv.read_position(), vr.read_position());
-    ASSERT_EQ(v.size(), ref.size()) << to_hex(bytes);
-    EXPECT_TRUE(as_ones(v) == ref) << to_hex(bytes);
-  }
-  {
-    StreamSource sv(bytes), sr(bytes);
-    std::vector<T> v = old;
-    std::vector<One<T>> ref = as_ones(old);
-    const bool ok = deserialize<compact>(sv, v);
-    ASSERT_EQ(ok, deserialize<compact>(sr, ref));
-    EXPECT_EQ(sv.last_error(), sr.last_error());
-    EXPECT_TRUE(as_ones(v) == ref);
-  }
 }
 
 // The same bytes, after the vector's count (one byte: fewer than 128

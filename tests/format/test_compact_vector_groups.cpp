@@ -6,6 +6,7 @@
 // read the same bytes alike: the same result, error, offset and read
 // position, and after a failure the same elements kept (those before the
 // failing one, and that one as it was).
+#include "compact_vector_reference.hpp"
 #include "std_codec_test_support.hpp"
 
 #include <bin_serializer/bin_serializer.hpp>
@@ -22,13 +23,6 @@ namespace vector_groups_test {
 enum class Code : std::uint32_t { none = 0, big = 0xFFFFFFF0U };
 enum class Ranged : std::uint16_t { low = 1, high = 3 };
 
-// One element, element by element: the reference.
-template <class T>
-struct One {
-  T v{};
-  bool operator==(const One&) const = default;
-};
-
 } // namespace vector_groups_test
 
 template <>
@@ -41,39 +35,11 @@ namespace {
 
 using namespace bin_serializer;
 using namespace std_codec_test;
+using namespace compact_vector_reference;
 using vector_groups_test::Code;
-using vector_groups_test::One;
 using vector_groups_test::Ranged;
 
 const std::size_t sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1000};
-
-template <class T>
-std::vector<One<T>> as_ones(const std::vector<T>& v) {
-  std::vector<One<T>> out;
-  for (const T& x : v) out.push_back({x});
-  return out;
-}
-
-// A value whose varint takes `bytes` bytes (at most the type's longest).
-template <class T>
-T of_length(unsigned bytes, std::mt19937_64& rng) {
-  using I = typename std::conditional_t<std::is_enum_v<T>, std::underlying_type<T>,
-                                        std::type_identity<T>>::type;
-  using U = std::make_unsigned_t<I>;
-  const unsigned bits = static_cast<unsigned>(8 * sizeof(U));
-  const unsigned low = bytes <= 1 ? 0 : 7 * (bytes - 1);
-  const unsigned high = 7 * bytes < bits ? 7 * bytes : bits;
-  std::uint64_t u = low == 0 ? rng() % 128 : (std::uint64_t{1} << low);
-  if (low != 0 && high > low) u |= rng() & ((std::uint64_t{1} << (high - 1)) - 1);
-  const U w = static_cast<U>(u);
-  // Signed types are zigzag-coded: the same length for w / 2 with the sign in bit 0.
-  if constexpr (std::is_signed_v<T>) {
-    using S = std::make_signed_t<U>;
-    return static_cast<T>((w & 1U) ? static_cast<S>(~(w >> 1)) : static_cast<S>(w >> 1));
-  } else {
-    return static_cast<T>(w);
-  }
-}
 
 // Values of a given mix: 0 all one byte, 1 all the longest, 2 mixed 1-, 2-,
 // 3- and 5-byte (or longest) lengths, 3 one-byte with a long one here and there.
@@ -92,32 +58,6 @@ std::vector<T> values(std::size_t n, int mix, std::mt19937_64& rng) {
     x = of_length<T>(len, rng);
   }
   return v;
-}
-
-// Decodes `bytes` into a vector<T> and the reference vector<One<T>>, both
-// holding `old` first, through a BufferView and a stream: everything alike.
-template <class T>
-void expect_same_reading(const std::vector<std::byte>& bytes, const std::vector<T>& old) {
-  {
-    BufferView vv(bytes), vr(bytes);
-    std::vector<T> v = old;
-    std::vector<One<T>> ref = as_ones(old);
-    const bool ok = deserialize<compact>(vv, v);
-    ASSERT_EQ(ok, deserialize<compact>(vr, ref)) << to_hex(bytes);
-    EXPECT_EQ(vv.last_error(), vr.last_error()) << to_hex(bytes);
-    EXPECT_EQ(vv.read_position(), vr.read_position());
-    ASSERT_EQ(v.size(), ref.size()) << to_hex(bytes);
-    EXPECT_TRUE(as_ones(v) == ref) << to_hex(bytes);
-  }
-  {
-    StreamSource sv(bytes), sr(bytes);
-    std::vector<T> v = old;
-    std::vector<One<T>> ref = as_ones(old);
-    const bool ok = deserialize<compact>(sv, v);
-    ASSERT_EQ(ok, deserialize<compact>(sr, ref));
-    EXPECT_EQ(sv.last_error(), sr.last_error());
-    EXPECT_TRUE(as_ones(v) == ref);
-  }
 }
 
 template <class T>
