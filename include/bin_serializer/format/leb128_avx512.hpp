@@ -4,9 +4,10 @@
 // Ice Lake, valgrind's virtual CPU) or the compiler is neither g++ nor clang
 // on x86-64, `enabled` is false and varint.hpp keeps its SSE2 blocks and
 // scalar groups, which are the fallback. Decoding only: encoding by the same
-// means was measured (4x on random identifiers) but its run-time test, in
-// the loop the fallback shares, cost every vector and array of varints 2 to
-// 8 instructions (bench/README.md).
+// means was measured (4x on random identifiers), but wherever its run-time
+// test went, some of the fallback's serialize cells took more instructions
+// (up to 8 on 64 values, 131 on a thousand identifiers with clang:
+// bench/README.md).
 //
 //   load_run(p, avail, out, count) up to count T from the avail bytes at p:
 //                                  how many decoded, and their bytes
