@@ -312,8 +312,20 @@ private:
     std::size_t readable = 0; // bytes from the payload to the block's end
     std::size_t type = npos;
     std::size_t file_type = 0;
-    std::size_t head = 0; // bytes before the payload
+    // Bytes before the payload. Kept, though payload - at gives it: derived,
+    // it costs each record read 1 or 2 instructions (scripts/instructions.sh).
+    std::size_t head = 0;
   };
+
+  // The record at p (its header `head` bytes, its payload `length`, `room`
+  // bytes from the payload to the block's end), the cursor moved past it.
+  BIN_SERIALIZER_INLINE raw_record take_record(const unsigned char* p, std::size_t head,
+                                               std::size_t length, std::size_t room,
+                                               std::size_t type, std::size_t file_type) noexcept {
+    cur_ = p + head + length;
+    ++records_;
+    return {p, reinterpret_cast<const std::byte*>(p + head), length, room, type, file_type, head};
+  }
 
   // A record header's first byte: a file type index below 128 (a one-byte
   // varint) mapped to the Schema's index of its type, or to short_unknown
@@ -336,15 +348,7 @@ private:
       const std::size_t type = short_map_[p[0]]; // short_absent from 0x80 on
       const std::size_t length = p[1];
       if (type < short_unknown && length <= left - 2) [[likely]] {
-        r.at = p;
-        r.payload = reinterpret_cast<const std::byte*>(p + 2);
-        r.length = length;
-        r.readable = left - 2;
-        r.type = type;
-        r.file_type = p[0];
-        r.head = 2;
-        cur_ = p + 2 + length;
-        ++records_;
+        r = take_record(p, 2, length, left - 2, type, p[0]);
         return true;
       }
     }
@@ -363,26 +367,16 @@ private:
     const std::size_t a = detail::log::get_varint(p, end, index, detail::log::type_index_max_bytes);
     const std::size_t b =
         a == 0 ? 0 : detail::log::get_varint(p + a, end, length, detail::log::length_max_bytes);
-    raw_record r;
     if (b == 0) [[unlikely]] {
       (void)bad_record();
-      return r;
+      return {};
     }
     const auto room = static_cast<std::size_t>(end - p) - a - b;
     if (index >= map_.size() || length > room) [[unlikely]] {
       (void)bad_record();
-      return r;
+      return {};
     }
-    r.at = p;
-    r.payload = reinterpret_cast<const std::byte*>(p + a + b);
-    r.length = length;
-    r.readable = room;
-    r.type = map_[index];
-    r.file_type = index;
-    r.head = a + b;
-    cur_ = p + a + b + length;
-    ++records_;
-    return r;
+    return take_record(p, a + b, length, room, map_[index], index);
   }
 
   // Decodes a payload of the Schema's type `type` into value, a T;
