@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per operation (valgrind --tool=callgrind) for Person, Car,
 # Monster, Tick, strings, 64 small uint32s in a vector and an array (v64,
-# a64), 64 two-byte ones in a vector (p64), 1000 int32 identifiers (ids1k), the 12-byte Vec, the 80-byte
+# a64), 64 two-byte ones in a vector (p64), 1000 int32 identifiers (ids1k),
+# 1024 small uint32s after one large one (o1k), the 12-byte Vec, the 80-byte
 # LargeStruct and a 256-Tick batch (vec, large, tick256), encode and decode,
 # native, portable and compact, with g++ and clang++-19 at -O2 (then, per
 # compiler, a record log of the market mix against its bare payloads,
@@ -37,7 +38,7 @@ for cxx in g++ clang++-19; do
   echo
   printf '| workload | op |'; for l in "${libs[@]}"; do printf ' %s |' "$l"; done; echo
   printf '|---|---|'; for _ in "${libs[@]}"; do printf -- '--:|'; done; echo
-  for w in person car monster tick s0 s8 s128 v64 a64 p64 ids1k vec large tick256; do
+  for w in person car monster tick s0 s8 s128 v64 a64 p64 ids1k o1k vec large tick256; do
     for op in ser dec; do
       printf '| %s | %s |' "$w" "$op"
       for l in "${libs[@]}"; do

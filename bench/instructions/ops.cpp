@@ -3,7 +3,7 @@
 // counts (run_encode / run_decode; scripts/instructions.sh drives it).
 //
 //   ops WORKLOAD LIBRARY OP N     WORKLOAD: person car monster tick s0 s8 s128
-//                                           v64 a64 p64 ids1k vec large tick256
+//                                           v64 a64 p64 ids1k o1k vec large tick256
 //                                 LIBRARY:  bs (native) bsp (portable) bsc (compact) zpp sp
 //                                           hw (hand-written; trivially copyable only)
 //                                 OP:       ser dec
@@ -202,6 +202,13 @@ int main(int argc, char** argv) {
       id = static_cast<std::int32_t>((x >> 33) % 2'000'000'000);
     }
     return library(ids, lib, op, n);
+  }
+  // 1024 small counts (one byte each in compact) after one large one (three
+  // bytes): the block paths meet a block of mixed lengths first.
+  if (w == "o1k") {
+    std::vector<std::uint32_t> v(1024, 5);
+    v[0] = 100'000;
+    return library(v, lib, op, n);
   }
   if (w == "vec") return library(Vec{1.5f, -2.25f, 3.125f}, lib, op, n);
   if (w == "large") return library(make_large_struct(), lib, op, n);

@@ -53,7 +53,8 @@ void on_each_path(F&& f) {
 }
 
 // n values; lengths: 0 all five bytes, 1 one to five at random, 2 mostly five
-// (as random identifiers: 93 % five, the rest two to four).
+// (as random identifiers: 93 % five, the rest two to four), 3 mostly one (a
+// value of two to five bytes one time in fifty, as large counts among small).
 template <class T>
 std::vector<T> values(std::size_t n, int mix, std::mt19937_64& rng) {
   std::vector<T> v(n);
@@ -61,6 +62,7 @@ std::vector<T> values(std::size_t n, int mix, std::mt19937_64& rng) {
     unsigned len = 5;
     if (mix == 1) len = 1 + static_cast<unsigned>(rng() % 5);
     if (mix == 2 && rng() % 100 >= 93) len = 2 + static_cast<unsigned>(rng() % 3);
+    if (mix == 3) len = rng() % 50 == 0 ? 2 + static_cast<unsigned>(rng() % 4) : 1;
     x = of_length<T>(len, rng);
   }
   return v;
@@ -188,13 +190,38 @@ TEST(CompactVarintRuns, LoadRunEveryRefusalAtEveryPlace) {
   }
 }
 
+TEST(CompactVarintRuns, LoadRunLongOneByteRuns) {
+  // Long runs of one-byte varints (windows whose 64 bytes all end one):
+  // runs of 1 to 300 of them after nothing, a five-byte varint or a
+  // three-byte one (so that the windows fall anywhere in the run), then a
+  // two-byte varint and a refused one; every count from 0 to past the end.
+  if (!runs::detect()) GTEST_SKIP() << "no AVX-512 VBMI2 on this CPU";
+  std::mt19937_64 rng(64);
+  const std::vector<std::vector<std::byte>> leads = {
+      {}, from_hex("ffffffff0f"), from_hex("a08d06")};
+  for (const auto& lead : leads) {
+    for (std::size_t run = 1; run <= 300; run += run < 140 ? 1 : 23) {
+      std::vector<std::byte> b = lead;
+      for (std::size_t k = 0; k < run; ++k) b.push_back(static_cast<std::byte>(rng() % 128));
+      const std::vector<std::byte> tail = from_hex("ff01" "8000");
+      b.insert(b.end(), tail.begin(), tail.end());
+      const std::size_t total = (lead.empty() ? 0 : 1) + run + 1;
+      for (std::size_t count = 0; count <= total + 2; ++count) {
+        expect_run_as_one_at_a_time<detail::leb128::zigzag, std::int32_t>(b, count);
+        expect_run_as_one_at_a_time<detail::leb128::two_complement, std::uint32_t>(b, count);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 #endif
 
 template <class T>
 void round_trips(std::mt19937_64& rng) {
   for (const std::size_t n :
        {16u, 17u, 20u, 31u, 32u, 33u, 56u, 57u, 63u, 64u, 65u, 100u, 129u, 1000u, 150000u}) {
-    for (const int mix : {0, 1, 2}) {
+    for (const int mix : {0, 1, 2, 3}) {
       SCOPED_TRACE("n " + std::to_string(n) + " mix " + std::to_string(mix));
       const std::vector<T> v = values<T>(n, mix, rng);
       std::vector<std::byte> bytes;
@@ -284,7 +311,7 @@ void same_failures(std::size_t n, int mix, std::mt19937_64& rng) {
 TEST(CompactVarintRuns, FailuresKeepWhatDecoded) {
   std::mt19937_64 rng(1127);
   for (const std::size_t n : {16u, 17u, 40u, 70u, 127u}) {
-    for (const int mix : {0, 1, 2}) {
+    for (const int mix : {0, 1, 2, 3}) {
       SCOPED_TRACE("n " + std::to_string(n) + " mix " + std::to_string(mix));
       on_each_path([&] {
         same_failures<std::int32_t>(n, mix, rng);
