@@ -7,23 +7,27 @@ The records are python/examples/market_log.py's mix (35 % Trade, 60 % Quote,
 5 % Status; record i a function of i). Cases, each the best of --repeat runs,
 reported as records per second and ns per record:
 
-* log (slots): ``list(LogReader(data, [Trade, Quote, Status]))`` over the
-  compact log in memory, into ``@dataclass(slots=True)`` classes: the header,
-  every block's CRC32C, the framing and every record decoded;
-* log (plain): the same into plain ``@dataclass`` classes;
+* log (frozen slots): ``list(LogReader(data, [Trade, Quote, Status]))``
+  over the compact log in memory, into market_log.py's
+  ``@dataclass(frozen=True, slots=True)`` classes: the header, every
+  block's CRC32C, the framing and every record decoded. A frozen record
+  holding only numbers and strings can never be in a reference cycle: the
+  compiled codec leaves it out of the cyclic GC, as msgspec does for its
+  Structs;
+* log (frozen slots), read_all(): ``LogReader(data, TYPES).read_all()``,
+  the whole log in one list by one walk in C (no step per record in
+  Python); the timing includes a ``gc.collect(0)`` after it (the walk of
+  any tracked records the paused collector would otherwise leave for later);
+* log (slots): the same classes without ``frozen=True``: every record
+  tracked by the collector, which walks the young instances between
+  batches;
 * log (slots), collector paused: the same with ``gc.disable()`` around the
-  read: what the cyclic GC costs (it walks the young instances between
-  batches; msgspec leaves a Struct whose fields hold no containers
-  untracked, a dataclass instance is always tracked);
-* log (slots), untracked: ``LogReader(..., untracked=True)``: records whose
-  fields hold no container are left out of the collector, as msgspec does
-  for its Structs (an opt-in for a dataclass: nothing re-tracks it if a
-  container is stored in it later);
-* log (slots), read_all(): ``LogReader(data, TYPES).read_all()``, the
-  whole log in one list by one walk in C (no step per record in Python),
-  tracked and untracked; the collector is paused during the walk, so the
-  timing includes a ``gc.collect(0)`` after it (the walk of the new
-  tracked records it would otherwise leave for later);
+  read: what the collector costs;
+* log (slots), untracked: ``LogReader(..., untracked=True)``: mutable
+  records whose fields hold no container left out of the collector (an
+  opt-in for a mutable dataclass: nothing re-tracks it if a container is
+  stored in it later);
+* log (plain): into plain ``@dataclass`` classes;
 * log (pure Python): the same with the package's Python backend, on a slice
   of the records (it is ~50x slower);
 * msgspec dataclass: ``msgspec.msgpack.Decoder(list[T]).decode`` of one
@@ -85,6 +89,33 @@ class PStatus:
     text: str
 
 
+@dataclasses.dataclass(slots=True)
+class MTrade:
+    ts: u64
+    px: i64
+    qty: u32
+    side: char
+
+
+@dataclasses.dataclass(slots=True)
+class MQuote:
+    ts: u64
+    bid: i64
+    ask: i64
+    bsz: u32
+    asz: u32
+
+
+@dataclasses.dataclass(slots=True)
+class MStatus:
+    ts: u64
+    venue: str
+    text: str
+
+
+MUTABLE = [MTrade, MQuote, MStatus]
+
+
 class STrade(msgspec.Struct, array_like=True, tag=0):
     ts: int
     px: int
@@ -144,39 +175,43 @@ def main() -> int:
     # check: every case decodes the same values
     got = list(LogReader(data, TYPES))
     assert got == recs and len(got) == n
+    assert [dataclasses.astuple(x) for x in LogReader(data, MUTABLE)] == [dataclasses.astuple(r) for r in recs]
     assert sum(len(d.decode(b)) for d, b in grouped) == n
     assert len(sdec.decode(structs)) == n
 
     results = []
 
-    def log_slots():
+    def log_frozen():
         return list(LogReader(data, TYPES))
-
-    def log_plain():
-        return list(LogReader(data, [PTrade, PQuote, PStatus]))
-
-    def log_slots_untracked():
-        return list(LogReader(data, TYPES, untracked=True))
 
     # read_all() keeps the collector paused for the whole walk: the young
     # collection it would have run meanwhile is timed here, so that a
     # tracked result's one walk by the collector is not left outside
-    def log_slots_read_all():
+    def log_frozen_read_all():
         out = LogReader(data, TYPES).read_all()
         gc.collect(0)
         return out
 
-    def log_slots_untracked_read_all():
-        out = LogReader(data, TYPES, untracked=True).read_all()
-        gc.collect(0)
-        return out
+    def log_slots():
+        return list(LogReader(data, MUTABLE))
 
     def log_slots_no_gc():
         gc.disable()
         try:
-            return list(LogReader(data, TYPES))
+            return list(LogReader(data, MUTABLE))
         finally:
             gc.enable()
+
+    def log_slots_untracked():
+        return list(LogReader(data, MUTABLE, untracked=True))
+
+    def log_slots_read_all():
+        out = LogReader(data, MUTABLE).read_all()
+        gc.collect(0)
+        return out
+
+    def log_plain():
+        return list(LogReader(data, [PTrade, PQuote, PStatus]))
 
     def ms_dataclass():
         return [d.decode(b) for d, b in grouped]
@@ -185,18 +220,23 @@ def main() -> int:
         return sdec.decode(structs)
 
     backend = bin_serializer.backend()
-    results.append((f"log, dataclass(slots=True), backend {backend}", best(log_slots, args.repeat), n))
-    results.append((f"log, dataclass, backend {backend}", best(log_plain, args.repeat), n))
-    results.append(("msgspec msgpack -> dataclass (grouped by type)", best(ms_dataclass, args.repeat), n))
-    results.append(("msgspec msgpack -> array_like Struct union", best(ms_struct, args.repeat), n))
-    results.append((f"log, dataclass(slots=True), backend {backend}, gc disabled",
-                    best(log_slots_no_gc, args.repeat), n))
-    results.append((f"log, dataclass(slots=True), backend {backend}, untracked=True",
-                    best(log_slots_untracked, args.repeat), n))
-    results.append((f"log, dataclass(slots=True), backend {backend}, read_all()",
-                    best(log_slots_read_all, args.repeat), n))
-    results.append((f"log, dataclass(slots=True), backend {backend}, untracked=True, read_all()",
-                    best(log_slots_untracked_read_all, args.repeat), n))
+    cases = [
+        ("frozen", f"log, dataclass(frozen=True, slots=True), backend {backend}", log_frozen),
+        ("frozen_all", f"log, dataclass(frozen=True, slots=True), backend {backend}, read_all()",
+         log_frozen_read_all),
+        ("ms_struct", "msgspec msgpack -> array_like Struct union", ms_struct),
+        ("slots", f"log, dataclass(slots=True), backend {backend}", log_slots),
+        ("slots_no_gc", f"log, dataclass(slots=True), backend {backend}, gc disabled", log_slots_no_gc),
+        ("slots_untracked", f"log, dataclass(slots=True), backend {backend}, untracked=True", log_slots_untracked),
+        ("slots_all", f"log, dataclass(slots=True), backend {backend}, read_all()", log_slots_read_all),
+        ("plain", f"log, dataclass, backend {backend}", log_plain),
+        ("ms_dataclass", "msgspec msgpack -> dataclass (grouped by type)", ms_dataclass),
+    ]
+    per: dict = {}
+    for key, name, fn in cases:
+        t = best(fn, args.repeat)
+        per[key] = t / n
+        results.append((name, t, n))
     if backend == "c":
         small = n // 50
         f2 = io.BytesIO()
@@ -206,7 +246,7 @@ def main() -> int:
         d2 = f2.getvalue()
         prev = bin_serializer.set_backend("python")
         try:
-            results.append(("log, dataclass(slots=True), backend python",
+            results.append(("log, dataclass(frozen=True, slots=True), backend python",
                             best(lambda: list(LogReader(d2, TYPES)), max(1, args.repeat // 2)), small))
         finally:
             bin_serializer.set_backend(prev)
@@ -218,14 +258,11 @@ def main() -> int:
     print("|---|---:|---:|")
     for name, t, count in results:
         print(f"| {name} | {count / t / 1e6:.2f} | {t / count * 1e9:.1f} |")
-    def per(i):
-        return results[i][1] / results[i][2]
-
     print()
-    print(f"log (slots) / msgspec dataclass time: {per(0) / per(2):.2f}x")
-    print(f"log (slots) / msgspec Struct time: {per(0) / per(3):.2f}x; "
-          f"untracked=True / msgspec Struct: {per(5) / per(3):.2f}x; "
-          f"untracked=True, read_all() / msgspec Struct: {per(7) / per(3):.2f}x")
+    ms = per["ms_struct"]
+    print(f"time / msgspec Struct: frozen slots {per['frozen'] / ms:.2f}x, read_all() {per['frozen_all'] / ms:.2f}x; "
+          f"mutable slots {per['slots'] / ms:.2f}x, untracked=True {per['slots_untracked'] / ms:.2f}x")
+    print(f"time / msgspec dataclass: plain dataclass {per['plain'] / per['ms_dataclass']:.2f}x")
     return 0
 
 

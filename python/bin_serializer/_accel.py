@@ -127,6 +127,14 @@ def _contains(node: Node, target: Node) -> bool:
     return False
 
 
+def _frozen(cls: type) -> bool:
+    """Whether cls is itself a ``@dataclass(frozen=True)``: its generated
+    ``__setattr__`` and ``__delattr__`` refuse every store on its instances,
+    so the references an instance is made with are the ones it keeps."""
+    params = cls.__dict__.get("__dataclass_params__")
+    return params is not None and bool(params.frozen)
+
+
 def slot_offsets(cls: type, names: list) -> "tuple | None":
     """The instance offsets of the fields when every one is a plain
     ``__slots__`` member (``@dataclass(slots=True)``) and instances have no
@@ -268,6 +276,8 @@ class _Builder:
             slots = slot_offsets(node.cls, names)
             if slots is not None:
                 flags |= F_SLOTS
+                if _frozen(node.cls):
+                    flags |= F_FROZEN  # see construct in _cext.c: untracked when it holds only atoms
                 lay = layout(node, self.native)
                 if not flags & F_PADDED and lay is not None:
                     size = lay.size  # the encoding's fixed size, reserved at once

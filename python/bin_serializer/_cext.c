@@ -65,7 +65,7 @@ enum {
 /* Plan flags. */
 enum {
   F_TUPLE = 1,       /* list/array container is a tuple */
-  F_FROZEN = 2,      /* frozenset */
+  F_FROZEN = 2,      /* set: a frozenset; slotted struct: a frozen dataclass */
   F_TAGGED = 4,      /* variant values are Variant(index, value) */
   F_PADDED = 8,      /* struct: native memory image, fields at offsets, size bytes */
   F_FASTNEW = 16,    /* struct: build with object.__new__ + attribute stores */
@@ -544,18 +544,20 @@ static PyObject* construct(const Plan* p, PyObject** vals, int untrack) {
     }
     /* What PyType_GenericAlloc does (an object of the collector, its slots
      * NULL, a reference to its class), tracked once its slots are filled,
-     * and only when it must be: untracked=True (opt-in, like msgspec's
-     * Struct(gc=False)) leaves out an instance whose referents are
-     * untracked (ints, floats, strings, bytes, None, untracked instances)
-     * besides its class: it can be in no reference cycle when it is made.
-     * Nothing re-tracks it: a cycle built through it later is not collected
-     * (a leak, not a crash). */
+     * and only when it must be. An instance whose referents are untracked
+     * (ints, floats, strings, bytes, None, untracked instances) besides its
+     * class is in no reference cycle when it is made. A frozen dataclass
+     * (F_FROZEN) refuses every store, so it never will be: it is left
+     * untracked, as CPython leaves a tuple of such values. Others are
+     * tracked unless the log reader's untracked=True asks (an opt-in, like
+     * msgspec's Struct(gc=False)): nothing re-tracks them, so a cycle built
+     * through one later is not collected (a leak, not a crash). */
     PyObject* obj = PyObject_GC_New(PyObject, tp);
     if (obj == NULL) return NULL;
     for (Py_ssize_t at = (Py_ssize_t)sizeof(PyObject); at < tp->tp_basicsize;
          at += (Py_ssize_t)sizeof(PyObject*))
       *(PyObject**)((char*)obj + at) = NULL;
-    int tracked = !untrack; /* or a field value the collector follows */
+    int tracked = !untrack && !(p->flags & F_FROZEN); /* or a field value the collector follows */
     for (Py_ssize_t i = 0; i < n; ++i) {
       PyObject* v = vals[i];
       tracked |= PyType_IS_GC(Py_TYPE(v)) && PyObject_GC_IsTracked(v);
@@ -599,34 +601,33 @@ static PyObject* dec_struct(const Plan* p, Ctx* c, Py_ssize_t* ppos) {
   PyObject* stack[32];
   PyObject** vals = stack;
   if (n > 32) {
-    vals = PyMem_Calloc((size_t)n, sizeof(PyObject*));
+    vals = PyMem_Malloc((size_t)n * sizeof(PyObject*));
     if (vals == NULL) return PyErr_NoMemory();
-  } else {
-    memset(stack, 0, sizeof(PyObject*) * (size_t)n);
   }
   PyObject* r = NULL;
+  Py_ssize_t got = 0; /* vals[0, got) hold references */
   if (p->flags & F_PADDED) {
     Py_ssize_t base = *ppos;
     if (c->end - base < p->size) {
       PyErr_SetNone(Fail);
       goto done;
     }
-    for (Py_ssize_t i = 0; i < n; ++i) {
-      Py_ssize_t at = base + p->offsets[i];
-      vals[i] = dec(p->kids[i], c, &at);
-      if (vals[i] == NULL) goto done;
+    for (; got < n; ++got) {
+      Py_ssize_t at = base + p->offsets[got];
+      if ((vals[got] = dec(p->kids[got], c, &at)) == NULL) goto done;
     }
     *ppos = base + p->size;
   } else {
-    for (Py_ssize_t i = 0; i < n; ++i) {
-      const Plan* k = p->kids[i];
-      vals[i] = k->kind == K_SCALAR ? dec_scalar(k, c, ppos) : dec(k, c, ppos);
-      if (vals[i] == NULL) goto done;
+    for (; got < n; ++got) {
+      const Plan* k = p->kids[got];
+      vals[got] = k->kind == K_SCALAR ? dec_scalar(k, c, ppos) : dec(k, c, ppos);
+      if (vals[got] == NULL) goto done;
     }
   }
   r = construct(p, vals, c->untrack);
+  if (r != NULL && p->plain_slots) got = 0; /* the instance took every value */
 done:
-  decref_vals(vals, n);
+  decref_vals(vals, got);
   if (vals != stack) PyMem_Free(vals);
   return r;
 }
@@ -2271,8 +2272,8 @@ static void log_untrack_atomic(PyObject* v) {
   if (trav != NULL && trav(v, log_visit_tracked, v) == 0) PyObject_GC_UnTrack(v);
 }
 
-/* log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs, untracked)
- *   -> (status, pos, record_offset, type_index, exception)
+/* log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs, untracked,
+ *            private_out) -> (status, pos, record_offset, type_index, exception, tracked)
  * Walks the blocks from pos while they are valid and out has fewer than
  * max_values items; the records of each valid block (its checksums and
  * framing checked first) are decoded and appended to out: decoders[t] is the
@@ -2285,12 +2286,15 @@ static void log_untrack_atomic(PyObject* v) {
  * None when it did not end at its payload's end); LOG_UNMATCHED: the record
  * at record_offset has a type decoders gives False. pairs: out gets
  * (type_index, value) tuples instead of the values. untracked: see
- * log_untrack_atomic. */
+ * log_untrack_atomic. tracked: how many of the values appended the cycle
+ * collector tracks (the caller sizes its batches by it). private_out: out is
+ * a list no one else will see or change (a batch the iteration hands out
+ * record by record), untracked when it holds no tracked value. */
 static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t nargs) {
   (void)mod;
-  if (nargs != 10 || !PyTuple_Check(args[5]) || !PyList_Check(args[6])) {
+  if (nargs != 11 || !PyTuple_Check(args[5]) || !PyList_Check(args[6])) {
     PyErr_SetString(PyExc_TypeError, "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, "
-                                     "max_values, pairs, untracked)");
+                                     "max_values, pairs, untracked, private_out)");
     return NULL;
   }
   Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
@@ -2303,6 +2307,8 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
   if (pairs < 0) return NULL;
   int untracked = PyObject_IsTrue(args[9]);
   if (untracked < 0) return NULL;
+  int private_out = PyObject_IsTrue(args[10]);
+  if (private_out < 0) return NULL;
   PyObject* decoders = args[5];
   PyObject* out = args[6];
   if (PyTuple_GET_SIZE(decoders) != ntypes || ntypes < 1) {
@@ -2329,6 +2335,9 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
   Py_ssize_t rec_at = 0, rec_type = 0;
   PyObject* error = NULL;
   int failed = 0;
+  Py_ssize_t ntracked = 0;
+  Ctx rc = c; /* a record's: its end is the payload's */
+  rc.untrack = untracked;
   int gc = gc_pause();
   while (pos < end && PyList_GET_SIZE(out) < max_values) {
     Py_ssize_t next = 0;
@@ -2356,11 +2365,11 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
         rec_type = (Py_ssize_t)t;
         break;
       }
-      Ctx rc = c;
       rc.end = r; /* the payload's end: a decoder never reads the next record */
-      rc.untrack = untracked;
       Py_ssize_t q = p;
-      PyObject* v = dec(((Program*)d)->root, &rc, &q);
+      const Plan* root = ((Program*)d)->root;
+      PyObject* v = root->kind == K_STRUCT && !(root->flags & F_RECURSIVE) ? dec_struct(root, &rc, &q)
+                                                                           : dec(root, &rc, &q);
       if (v == NULL || q != r) {
         if (v == NULL) {
           error = fetch_exception();
@@ -2376,6 +2385,7 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
         break;
       }
       if (untracked) log_untrack_atomic(v);
+      ntracked += PyType_IS_GC(Py_TYPE(v)) && PyObject_GC_IsTracked(v);
       if (pairs) {
         PyObject* pair = Py_BuildValue("(nN)", (Py_ssize_t)t, v);
         if (pair == NULL) {
@@ -2384,11 +2394,17 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
         }
         v = pair;
       }
-      int rc2 = PyList_Append(out, v);
-      Py_DECREF(v);
-      if (rc2 < 0) {
-        failed = 1;
-        break;
+      Py_ssize_t size = PyList_GET_SIZE(out);
+      if (size < ((PyListObject*)out)->allocated) { /* PyList_Append's own fast path, the reference moved */
+        PyList_SET_ITEM(out, size, v);
+        Py_SET_SIZE(out, size + 1);
+      } else {
+        int rc2 = PyList_Append(out, v);
+        Py_DECREF(v);
+        if (rc2 < 0) {
+          failed = 1;
+          break;
+        }
       }
     }
     if (failed || status != LOG_VALID) break;
@@ -2399,14 +2415,18 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
       break;
     }
   }
+  /* a private batch that holds only untracked records is left out of the
+   * collector too: else the young collection that follows the walk would
+   * visit every record in it once more, for nothing */
+  if (private_out && !pairs && ntracked == 0 && PyObject_GC_IsTracked(out)) PyObject_GC_UnTrack(out);
   gc_resume(gc);
   release_buffer(&view);
   if (failed) {
     Py_XDECREF(error);
     return NULL;
   }
-  return Py_BuildValue("(innnN)", status, pos, rec_at, rec_type,
-                       error ? error : Py_NewRef(Py_None));
+  return Py_BuildValue("(innnNn)", status, pos, rec_at, rec_type,
+                       error ? error : Py_NewRef(Py_None), ntracked);
 }
 
 /* The method table, one entry per line (clang-format 19 alternates between two layouts of it). */
@@ -2414,7 +2434,7 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
 static PyMethodDef mod_methods[] = {
     {"crc32c", mod_crc32c, METH_VARARGS, "crc32c(data, crc=0, software=False) -> int: CRC32C (Castagnoli)"},
     {"log_blocks", (PyCFunction)(void (*)(void))mod_log_blocks, METH_FASTCALL,
-     "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs, untracked) -> (status, pos, at, type, exc)"},
+     "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs, untracked, private_out) -> (status, pos, at, type, exc, tracked)"},
     {"crc32c_hardware", mod_crc_hw, METH_NOARGS, "crc32c_hardware() -> whether CRC32C uses the SSE 4.2 instruction"},
     {"slot_offset", mod_slot_offset, METH_O, "slot_offset(member_descriptor) -> offset or None"},
     {"set_entries", mod_set_entries, METH_VARARGS,

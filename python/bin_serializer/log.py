@@ -45,6 +45,7 @@ the pure-Python path (backend "python") returns the same records and errors.
 
 from __future__ import annotations
 
+import gc
 import io
 import itertools
 import json
@@ -73,8 +74,17 @@ MAX_BODY = 1 << 28
 HEADER_SIZE = 16
 BLOCK_HEAD = 16
 FLUSH_MODES = ("block", "record", "manual")
-# records decoded per walk of the blocks (one call into C): bigger batches pay the cyclic GC less often
+# records decoded per walk of the blocks (one call into C). The collector is
+# paused during a walk: records it tracks are walked by it once the batch is
+# out, so they go in big batches (small ones make it run its older
+# generations over them far more often); read_all() takes them in one walk.
+# Records it does not track (frozen slotted dataclasses of numbers and
+# strings, untracked=True) cost it nothing: they go in small batches, handed
+# out while they are still in the CPU's caches, and the batch list itself is
+# then left untracked by the walk (no one else sees it). The first walk is
+# small; each walk's count of tracked records sets the next one's size.
 _BATCH = 16384
+_BATCH_UNTRACKED = 2048
 
 _U32 = struct.Struct("<I")
 _BLOCK = struct.Struct("<4sIII")  # magic, body_length, body_crc, head_crc
@@ -614,9 +624,9 @@ class LogReader:
 
     def read_all(self, on_corruption: str = "raise", *, with_index: bool = False) -> "list[Any]":
         """The records from where the reader stands to the end, in one list:
-        the same records and errors as ``list(self.records(...))``, read by
-        one walk in C with no step per record in Python (the fastest way to
-        load a whole log). When a LogCorruptError or LogRecordError is
+        the same records and errors as ``list(self.records(...))``, read in
+        C with no step per record in Python (the fastest way to load a whole
+        log; records the cycle collector tracks are read in one walk). When a LogCorruptError or LogRecordError is
         raised, the records before it are in the exception's ``records``
         (iterating would have handed them out); after a corruption,
         ``read_all()`` again (or iterating) goes on at its resume_offset."""
@@ -626,8 +636,8 @@ class LogReader:
             self._decoders = self._build_decoders()
         got: "list[Any]" = []
         try:
-            for batch in self._batches(on_corruption == "skip", with_index, sys.maxsize):
-                if got:
+            for batch in self._batches(on_corruption == "skip", with_index, whole=True):
+                if got or not gc.is_tracked(batch):  # an untracked batch never leaves: its records are copied
                     got.extend(batch)
                 else:
                     got = batch
@@ -640,7 +650,7 @@ class LogReader:
         """After a LogCorruptError: the records from the next valid block on."""
         return self.records()
 
-    def _batches(self, skip: bool, pairs: bool, batch: int = _BATCH) -> "Iterator[list]":
+    def _batches(self, skip: bool, pairs: bool, whole: bool = False) -> "Iterator[list]":
         buf = self._buf
         end = len(buf)
         ntypes = len(self.header.types)
@@ -648,14 +658,17 @@ class LogReader:
         dec = self._decoders
         assert dec is not None
         cwalk = _accel._cext.log_blocks if dec.c is not None else None
+        batch = _BATCH_UNTRACKED
         while not self._done:
             pos = self._pos
             out: list = []
             if cwalk is not None:
-                status, pos, a, b, exc = cwalk(buf, pos, end, ntypes, max_body, dec.c, out, batch, pairs,
-                                               self._untracked)
+                # out is the walk's own: chain or read_all() copies its records out, no one else sees it
+                status, pos, a, b, exc, tracked = cwalk(buf, pos, end, ntypes, max_body, dec.c, out, batch, pairs,
+                                                        self._untracked, True)
+                batch = (sys.maxsize if whole else _BATCH) if tracked else _BATCH_UNTRACKED
             else:
-                status, pos, a, b, exc = _py_blocks(buf, pos, end, ntypes, max_body, dec, out, batch, pairs)
+                status, pos, a, b, exc = _py_blocks(buf, pos, end, ntypes, max_body, dec, out, _BATCH, pairs)
             self._pos = pos
             if out:
                 yield out

@@ -24,7 +24,7 @@ from bin_serializer.log import LogReader, LogWriter
 from bin_serializer.types import char, i64, u32, u64
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Trade:
     ts: u64
     px: i64
@@ -32,7 +32,7 @@ class Trade:
     side: char  # ord("B") or ord("S")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Quote:
     ts: u64
     bid: i64
@@ -41,7 +41,7 @@ class Quote:
     asz: u32
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Status:
     ts: u64
     venue: str

@@ -910,6 +910,118 @@ def test_untracked_records_only_when_asked_and_only_atomic(backend):
     assert gc.is_tracked(next(v for v in built if type(v).__name__ == "Holder"))
 
 
+
+@dataclass(frozen=True, slots=True)
+class FSmall:
+    a: u32
+    c: char
+
+
+@dataclass(frozen=True, slots=True)
+class FHolder:
+    name: str
+    items: list[i32]
+
+
+@dataclass(frozen=True, slots=True)
+class FInner:
+    x: i64
+    s: str
+
+
+@dataclass(frozen=True, slots=True)
+class FOuter:
+    inner: FInner
+    tag: char
+
+
+@dataclass(slots=True)
+class MInner:
+    x: i64
+
+
+@dataclass(frozen=True, slots=True)
+class FOverMutable:
+    inner: MInner
+    tag: char
+
+
+def test_frozen_slotted_records_of_atoms_are_untracked_by_default(backend):
+    import gc
+
+    from bin_serializer import decode
+
+    types = [FSmall, FHolder, FOuter, FOverMutable]
+    values = [FSmall(1, ord("a")), FHolder("h", [1, 2]), FOuter(FInner(-5, "in"), ord("t")),
+              FOverMutable(MInner(9), ord("m")), FSmall(2, ord("b"))]
+    data = log_bytes(values, types)
+    for got in (list(LogReader(data, types)), LogReader(data, types).read_all(),
+                [decode(type(v), encode(v, "compact"), "compact") for v in values]):
+        assert got == values
+        small, holder, outer, over, small2 = got
+        assert gc.is_tracked(holder)  # it holds a list
+        assert gc.is_tracked(over) and gc.is_tracked(over.inner)  # a mutable instance: tracked, and so its holder
+        if backend == "c":  # frozen, only atoms (or such records) inside: never in a cycle
+            assert not any(gc.is_tracked(v) for v in (small, outer, outer.inner, small2))
+        else:  # the pure-Python codec calls the classes: tracked as constructed
+            assert all(gc.is_tracked(v) for v in (small, outer, outer.inner, small2))
+        # still frozen, hashable, equal to what the class makes
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            small.a = 3
+        assert hash(outer) == hash(FOuter(FInner(-5, "in"), ord("t"))) and {small, small2} == {values[0], values[4]}
+    del got, small, holder, outer, over, small2
+    gc.collect()
+
+
+@pytest.mark.skipif(not _accel.available(), reason="the compiled extension is not built")
+def test_iteration_batches_follow_what_the_collector_tracks(backend, monkeypatch):
+    """Untracked records come out in small batches (still in the CPU's
+    caches), tracked ones in big ones (the collector walks each batch once
+    it is out): the first walk is small, each walk's count of tracked
+    records sizes the next."""
+    import gc
+
+    from bin_serializer import log as logmod
+
+    if backend != "c":
+        pytest.skip("the batches are the compiled walk's")
+    values = ([FSmall(i, ord("a")) for i in range(5000)] + [MInner(i) for i in range(40000)]
+              + [FSmall(i, ord("c")) for i in range(5000)])
+    data = log_bytes(values, [FSmall, MInner])
+    calls = []
+    real = _accel._cext.log_blocks
+
+    def spy(*args):
+        r = real(*args)
+        calls.append((args[7], len(args[6]), r[5]))
+        # the walk's own list is left out of the collector when nothing in it is tracked
+        assert gc.is_tracked(args[6]) == (r[5] > 0 or not args[10] or args[8])  # [8]: pairs (tuples)
+        return r
+
+    monkeypatch.setattr(_accel._cext, "log_blocks", spy)
+    assert list(LogReader(data, [FSmall, MInner])) == values
+    assert calls[0][0] == logmod._BATCH_UNTRACKED
+    for (asked, got, tracked), (next_asked, _, _) in zip(calls, calls[1:]):
+        assert got < asked + 4096  # a walk ends at the block boundary after max_values records
+        assert next_asked == (logmod._BATCH if tracked else logmod._BATCH_UNTRACKED)
+    assert sum(got for _, got, _ in calls) == len(values)
+    assert sum(tracked for _, _, tracked in calls) == 40000  # exactly the mutable records
+    assert {a for a, _, _ in calls} == {logmod._BATCH, logmod._BATCH_UNTRACKED}
+    pairs = list(LogReader(data, [FSmall, MInner]).records(with_index=True))
+    assert pairs == [(0 if type(v) is FSmall else 1, v) for v in values]
+    # read_all(): small walks while the records are untracked, then the rest in one walk
+    calls.clear()
+    everything = LogReader(data, [FSmall, MInner]).read_all()
+    assert everything == values and gc.is_tracked(everything)
+    first_tracked = next(i for i, c in enumerate(calls) if c[2])
+    assert [a for a, _, _ in calls] == [logmod._BATCH_UNTRACKED] * (first_tracked + 1) + [sys.maxsize]
+    # only untracked records: the list handed back is a new, tracked one (the walks' lists are not)
+    calls.clear()
+    frozen = values[:5000]
+    got = LogReader(log_bytes(frozen, [FSmall]), [FSmall]).read_all()
+    assert got == frozen and gc.is_tracked(got) and len(calls) > 2
+    assert all(a == logmod._BATCH_UNTRACKED and not t for a, _, t in calls)
+
 # ---------------------------------------------------------------------------
 # varints read a word at a time inside a record: the bytes after a record's
 # end (the next record, the next block) may be loaded but never decoded
