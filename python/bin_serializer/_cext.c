@@ -2368,8 +2368,9 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
       rc.end = r; /* the payload's end: a decoder never reads the next record */
       Py_ssize_t q = p;
       const Plan* root = ((Program*)d)->root;
-      PyObject* v = root->kind == K_STRUCT && !(root->flags & F_RECURSIVE) ? dec_struct(root, &rc, &q)
-                                                                           : dec(root, &rc, &q);
+      PyObject* v = root->kind == K_STRUCT && !(root->flags & F_RECURSIVE)
+                        ? dec_struct(root, &rc, &q)
+                        : dec(root, &rc, &q);
       if (v == NULL || q != r) {
         if (v == NULL) {
           error = fetch_exception();
@@ -2395,7 +2396,8 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
         v = pair;
       }
       Py_ssize_t size = PyList_GET_SIZE(out);
-      if (size < ((PyListObject*)out)->allocated) { /* PyList_Append's own fast path, the reference moved */
+      if (size < ((PyListObject*)out)
+                     ->allocated) { /* PyList_Append's own fast path, the reference moved */
         PyList_SET_ITEM(out, size, v);
         Py_SET_SIZE(out, size + 1);
       } else {
@@ -2418,7 +2420,8 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
   /* a private batch that holds only untracked records is left out of the
    * collector too: else the young collection that follows the walk would
    * visit every record in it once more, for nothing */
-  if (private_out && !pairs && ntracked == 0 && PyObject_GC_IsTracked(out)) PyObject_GC_UnTrack(out);
+  if (private_out && !pairs && ntracked == 0 && PyObject_GC_IsTracked(out))
+    PyObject_GC_UnTrack(out);
   gc_resume(gc);
   release_buffer(&view);
   if (failed) {
