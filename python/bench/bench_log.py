@@ -15,12 +15,12 @@ reported as records per second and ns per record:
   compiled codec leaves it out of the cyclic GC, as msgspec does for its
   Structs;
 * log (frozen slots), read_all(): ``LogReader(data, TYPES).read_all()``,
-  the whole log in one list by one walk in C (no step per record in
-  Python); the timing includes a ``gc.collect(0)`` after it (the walk of
+  the whole log in one list, read in C with no step per record in Python;
+  the timing includes a ``gc.collect(0)`` after it (the walk of
   any tracked records the paused collector would otherwise leave for later);
 * log (slots): the same classes without ``frozen=True``: every record
   tracked by the collector, which walks the young instances between
-  batches;
+  batches (and read_all(), which reads them in one walk);
 * log (slots), collector paused: the same with ``gc.disable()`` around the
   read: what the collector costs;
 * log (slots), untracked: ``LogReader(..., untracked=True)``: mutable
@@ -29,7 +29,7 @@ reported as records per second and ns per record:
   stored in it later);
 * log (plain): into plain ``@dataclass`` classes;
 * log (pure Python): the same with the package's Python backend, on a slice
-  of the records (it is ~50x slower);
+  of the records (it is ~35x slower);
 * msgspec dataclass: ``msgspec.msgpack.Decoder(list[T]).decode`` of one
   msgpack array per type (the records grouped by type, so msgspec needs no
   framing or dispatch at all), into plain ``@dataclass`` classes (msgspec
