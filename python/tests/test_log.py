@@ -910,7 +910,6 @@ def test_untracked_records_only_when_asked_and_only_atomic(backend):
     assert gc.is_tracked(next(v for v in built if type(v).__name__ == "Holder"))
 
 
-
 @dataclass(frozen=True, slots=True)
 class FSmall:
     a: u32
