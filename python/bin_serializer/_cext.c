@@ -2432,6 +2432,88 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
                        error ? error : Py_NewRef(Py_None), ntracked);
 }
 
+/* Batches(source): the items of the lists source yields, one by one: what
+ * itertools.chain.from_iterable does, for the log reader's batches, with no
+ * list iterator between (about 20 instructions a record less). Errors
+ * source raises pass through; an item that is not a list is a TypeError. */
+typedef struct {
+  PyObject_HEAD PyObject* source; /* NULL once exhausted */
+  PyObject* cur;                  /* the list being handed out, or NULL */
+  Py_ssize_t i;                   /* the next item of cur */
+} Batches;
+
+static PyObject* Batches_new(PyTypeObject* tp, PyObject* args, PyObject* kw) {
+  PyObject* src;
+  if (kw != NULL && PyDict_GET_SIZE(kw) != 0) {
+    PyErr_SetString(PyExc_TypeError, "Batches(source)");
+    return NULL;
+  }
+  if (!PyArg_ParseTuple(args, "O:Batches", &src)) return NULL;
+  PyObject* it = PyObject_GetIter(src);
+  if (it == NULL) return NULL;
+  Batches* self = (Batches*)tp->tp_alloc(tp, 0);
+  if (self == NULL) {
+    Py_DECREF(it);
+    return NULL;
+  }
+  self->source = it;
+  return (PyObject*)self;
+}
+
+static int Batches_traverse(Batches* self, visitproc visit, void* arg) {
+  Py_VISIT(self->source);
+  Py_VISIT(self->cur);
+  return 0;
+}
+
+static int Batches_clear(Batches* self) {
+  Py_CLEAR(self->source);
+  Py_CLEAR(self->cur);
+  return 0;
+}
+
+static void Batches_dealloc(Batches* self) {
+  PyObject_GC_UnTrack(self);
+  Batches_clear(self);
+  Py_TYPE(self)->tp_free((PyObject*)self);
+}
+
+static PyObject* Batches_next(Batches* self) {
+  for (;;) {
+    PyObject* cur = self->cur;
+    if (cur != NULL) {
+      if (self->i < PyList_GET_SIZE(cur)) return Py_NewRef(PyList_GET_ITEM(cur, self->i++));
+      Py_CLEAR(self->cur);
+    }
+    if (self->source == NULL) return NULL;
+    PyObject* next = PyIter_Next(self->source);
+    if (next == NULL) {
+      if (!PyErr_Occurred()) Py_CLEAR(self->source);
+      return NULL;
+    }
+    if (!PyList_Check(next)) {
+      PyErr_SetString(PyExc_TypeError, "Batches: the source yields lists");
+      Py_DECREF(next);
+      return NULL;
+    }
+    self->cur = next;
+    self->i = 0;
+  }
+}
+
+static PyTypeObject BatchesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bin_serializer._cext.Batches",
+    .tp_basicsize = sizeof(Batches),
+    .tp_dealloc = (destructor)Batches_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "Batches(source): the items of the lists source yields, one by one",
+    .tp_traverse = (traverseproc)Batches_traverse,
+    .tp_clear = (inquiry)Batches_clear,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)Batches_next,
+    .tp_new = Batches_new,
+};
+
 /* The method table, one entry per line (clang-format 19 alternates between two layouts of it). */
 /* clang-format off */
 static PyMethodDef mod_methods[] = {
@@ -2464,7 +2546,7 @@ static struct PyModuleDef moddef = {
 
 PyMODINIT_FUNC PyInit__cext(void) {
   crc_init();
-  if (PyType_Ready(&ProgramType) < 0) return NULL;
+  if (PyType_Ready(&ProgramType) < 0 || PyType_Ready(&BatchesType) < 0) return NULL;
   EmptyTuple = PyTuple_New(0);
   if (EmptyTuple == NULL) return NULL;
   StrPortable = PyUnicode_InternFromString("portable");
@@ -2476,6 +2558,12 @@ PyMODINIT_FUNC PyInit__cext(void) {
   Py_INCREF(&ProgramType);
   if (PyModule_AddObject(m, "Program", (PyObject*)&ProgramType) < 0) {
     Py_DECREF(&ProgramType);
+    Py_DECREF(m);
+    return NULL;
+  }
+  Py_INCREF(&BatchesType);
+  if (PyModule_AddObject(m, "Batches", (PyObject*)&BatchesType) < 0) {
+    Py_DECREF(&BatchesType);
     Py_DECREF(m);
     return NULL;
   }

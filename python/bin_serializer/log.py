@@ -618,9 +618,13 @@ class LogReader:
             raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
         if self._decoders is None or (self._decoders.c is not None) != _use_c():
             self._decoders = self._build_decoders()
-        # the records come in lists (one per walk of up to _BATCH records):
-        # chain hands them out without a Python frame per record
-        return itertools.chain.from_iterable(self._batches(on_corruption == "skip", with_index))
+        # the records come in lists (one per walk of the blocks): Batches (or
+        # chain, without the extension) hands them out without a Python
+        # frame per record
+        batches = self._batches(on_corruption == "skip", with_index)
+        if _accel._cext is not None:
+            return _accel._cext.Batches(batches)
+        return itertools.chain.from_iterable(batches)
 
     def read_all(self, on_corruption: str = "raise", *, with_index: bool = False) -> "list[Any]":
         """The records from where the reader stands to the end, in one list:

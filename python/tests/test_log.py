@@ -1150,3 +1150,62 @@ def test_read_all_equals_iteration_clean_torn_corrupt_and_record_errors(backend)
         r.read_all()
     assert ei.value.records == [Note(1, "a", [])] * 3 and r.end == "error"
     assert r.read_all() == []
+
+
+# ---------------------------------------------------------------------------
+# _cext.Batches: the records of the walks' lists, one by one (chain's job)
+
+
+@pytest.mark.skipif(not _accel.available(), reason="the compiled extension is not built")
+def test_batches_hands_out_the_lists_items_and_passes_errors_through(backend):
+    import gc
+    import weakref
+
+    if backend != "c":
+        pytest.skip("the iterator is the extension's: runs once")
+    Batches = _accel._cext.Batches
+
+    class Sub(list):
+        pass
+
+    it = Batches(iter([[1, 2], [], Sub([3]), [4]]))
+    assert iter(it) is it and list(it) == [1, 2, 3, 4]
+    assert list(it) == [] and next(it, "end") == "end"  # exhausted stays exhausted
+
+    def failing():
+        yield ["a", "b"]
+        raise LogCorruptError(ErrorKind.CORRUPT_BLOCK, 7, "log", "bad")
+
+    it = Batches(failing())
+    assert next(it) == "a" and next(it) == "b"
+    with pytest.raises(LogCorruptError):
+        next(it)
+    assert next(it, "end") == "end"  # the generator is finished, as chain would see it
+
+    with pytest.raises(TypeError, match="yields lists"):
+        list(Batches(iter([[1], (2, 3)])))
+    with pytest.raises(TypeError):
+        Batches(5)  # not iterable
+
+    # a cycle through the iterator (its source refers to it) is collected
+    class Token:
+        pass
+
+    token = Token()
+    alive = weakref.ref(token)
+
+    def source(box, tok):
+        yield [box, tok]
+
+    box: list = []
+    it = Batches(source(box, token))
+    box.append(it)
+    del it, token, box
+    gc.collect()
+    assert alive() is None
+
+    # the reader's iteration uses it, with the same records and errors as chain
+    values = [Small(i, ord("a")) for i in range(3000)]
+    data = log_bytes(values, [Small])
+    it = iter(LogReader(data, [Small]))
+    assert type(it) is Batches and list(it) == values
