@@ -20,7 +20,7 @@ reported as records per second and ns per record:
   tracked by the collector, which walks the young instances between
   batches (and read_all(), which reads them in one walk);
 * log (slots), collector paused: the same with ``gc.disable()`` around the
-  read: what the collector costs;
+  read (its young collection, timed after, still walks every record);
 * log (slots), untracked: ``LogReader(..., untracked=True)``: mutable
   records whose fields hold no container left out of the collector (an
   opt-in for a mutable dataclass: nothing re-tracks it if a container is
