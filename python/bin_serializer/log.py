@@ -630,7 +630,8 @@ class LogReader:
         """The records from where the reader stands to the end, in one list:
         the same records and errors as ``list(self.records(...))``, read in
         C with no step per record in Python (the fastest way to load a whole
-        log; records the cycle collector tracks are read in one walk). When a LogCorruptError or LogRecordError is
+        log; records the cycle collector tracks are read in one walk). When
+        a LogCorruptError or LogRecordError is
         raised, the records before it are in the exception's ``records``
         (iterating would have handed them out); after a corruption,
         ``read_all()`` again (or iterating) goes on at its resume_offset."""
@@ -667,7 +668,8 @@ class LogReader:
             pos = self._pos
             out: list = []
             if cwalk is not None:
-                # out is the walk's own: chain or read_all() copies its records out, no one else sees it
+                # out is the walk's own: records() hands its records out, read_all() copies them; no one
+                # else sees it
                 status, pos, a, b, exc, tracked = cwalk(buf, pos, end, ntypes, max_body, dec.c, out, batch, pairs,
                                                         self._untracked, True)
                 batch = (sys.maxsize if whole else _BATCH) if tracked else _BATCH_UNTRACKED
