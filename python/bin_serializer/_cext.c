@@ -2272,8 +2272,8 @@ static void log_untrack_atomic(PyObject* v) {
   if (trav != NULL && trav(v, log_visit_tracked, v) == 0) PyObject_GC_UnTrack(v);
 }
 
-/* log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs, untracked,
- *            private_out) -> (status, pos, record_offset, type_index, exception, tracked)
+/* log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs, untracked)
+ *   -> (status, pos, record_offset, type_index, exception, tracked)
  * Walks the blocks from pos while they are valid and out has fewer than
  * max_values items; the records of each valid block (its checksums and
  * framing checked first) are decoded and appended to out: decoders[t] is the
@@ -2287,14 +2287,15 @@ static void log_untrack_atomic(PyObject* v) {
  * at record_offset has a type decoders gives False. pairs: out gets
  * (type_index, value) tuples instead of the values. untracked: see
  * log_untrack_atomic. tracked: how many of the values appended the cycle
- * collector tracks (the caller sizes its batches by it). private_out: out is
- * a list no one else will see or change (a batch the iteration hands out
- * record by record), untracked when it holds no tracked value. */
+ * collector tracks (the caller sizes its batches by it). out is the
+ * caller's own list, which no one else sees or changes (log.py hands its
+ * records out or copies them): it is left untracked when it holds no
+ * tracked value. */
 static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t nargs) {
   (void)mod;
-  if (nargs != 11 || !PyTuple_Check(args[5]) || !PyList_Check(args[6])) {
+  if (nargs != 10 || !PyTuple_Check(args[5]) || !PyList_Check(args[6])) {
     PyErr_SetString(PyExc_TypeError, "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, "
-                                     "max_values, pairs, untracked, private_out)");
+                                     "max_values, pairs, untracked)");
     return NULL;
   }
   Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
@@ -2307,8 +2308,6 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
   if (pairs < 0) return NULL;
   int untracked = PyObject_IsTrue(args[9]);
   if (untracked < 0) return NULL;
-  int private_out = PyObject_IsTrue(args[10]);
-  if (private_out < 0) return NULL;
   PyObject* decoders = args[5];
   PyObject* out = args[6];
   if (PyTuple_GET_SIZE(decoders) != ntypes || ntypes < 1) {
@@ -2395,9 +2394,9 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
         }
         v = pair;
       }
+      /* PyList_Append's own fast path, with the reference moved in */
       Py_ssize_t size = PyList_GET_SIZE(out);
-      if (size < ((PyListObject*)out)
-                     ->allocated) { /* PyList_Append's own fast path, the reference moved */
+      if (size < ((PyListObject*)out)->allocated) {
         PyList_SET_ITEM(out, size, v);
         Py_SET_SIZE(out, size + 1);
       } else {
@@ -2417,11 +2416,10 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
       break;
     }
   }
-  /* a private batch that holds only untracked records is left out of the
-   * collector too: else the young collection that follows the walk would
-   * visit every record in it once more, for nothing */
-  if (private_out && !pairs && ntracked == 0 && PyObject_GC_IsTracked(out))
-    PyObject_GC_UnTrack(out);
+  /* a batch that holds only untracked records is left out of the collector
+   * too: else the young collection that follows the walk would visit every
+   * record in it once more, for nothing */
+  if (!pairs && ntracked == 0 && PyObject_GC_IsTracked(out)) PyObject_GC_UnTrack(out);
   gc_resume(gc);
   release_buffer(&view);
   if (failed) {
@@ -2519,7 +2517,7 @@ static PyTypeObject BatchesType = {
 static PyMethodDef mod_methods[] = {
     {"crc32c", mod_crc32c, METH_VARARGS, "crc32c(data, crc=0, software=False) -> int: CRC32C (Castagnoli)"},
     {"log_blocks", (PyCFunction)(void (*)(void))mod_log_blocks, METH_FASTCALL,
-     "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs, untracked, private_out) -> (status, pos, at, type, exc, tracked)"},
+     "log_blocks(buf, pos, end, ntypes, max_body, decoders, out, max_values, pairs, untracked) -> (status, pos, at, type, exc, tracked)"},
     {"crc32c_hardware", mod_crc_hw, METH_NOARGS, "crc32c_hardware() -> whether CRC32C uses the SSE 4.2 instruction"},
     {"slot_offset", mod_slot_offset, METH_O, "slot_offset(member_descriptor) -> offset or None"},
     {"set_entries", mod_set_entries, METH_VARARGS,

@@ -671,7 +671,7 @@ class LogReader:
                 # out is the walk's own: records() hands its records out, read_all() copies them; no one
                 # else sees it
                 status, pos, a, b, exc, tracked = cwalk(buf, pos, end, ntypes, max_body, dec.c, out, batch, pairs,
-                                                        self._untracked, True)
+                                                        self._untracked)
                 batch = (sys.maxsize if whole else _BATCH) if tracked else _BATCH_UNTRACKED
             else:
                 status, pos, a, b, exc = _py_blocks(buf, pos, end, ntypes, max_body, dec, out, _BATCH, pairs)

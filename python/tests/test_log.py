@@ -994,7 +994,7 @@ def test_iteration_batches_follow_what_the_collector_tracks(backend, monkeypatch
         r = real(*args)
         calls.append((args[7], len(args[6]), r[5]))
         # the walk's own list is left out of the collector when nothing in it is tracked
-        assert gc.is_tracked(args[6]) == (r[5] > 0 or not args[10] or args[8])  # [8]: pairs (tuples)
+        assert gc.is_tracked(args[6]) == (r[5] > 0 or args[8])  # [8]: pairs (tuples)
         return r
 
     monkeypatch.setattr(_accel._cext, "log_blocks", spy)
