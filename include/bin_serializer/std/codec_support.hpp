@@ -318,9 +318,12 @@ consteval bool reads_scalar_groups() {
 // proved it for a vector's count); without, it is tested here, and if not,
 // every group goes through load_group_count, which checks its bounds. The
 // blocks a run starts with read through r itself; the rest by the format's
-// runs where the CPU has them (load_run), else through a run_reader when
-// the largest encodings of what is left are all there (read_elements: the
-// groups' bounds checks then fold away), else through r.
+// runs where the CPU has them (load_run), else through a run_reader for as
+// many elements as the bytes left hold at their largest encodings
+// (read_elements: the groups' bounds checks then fold away), and the few
+// after those through r. (A vector that ends the input is almost never
+// there at its largest encodings, 5000 bytes for 1000 int32 varints: read
+// through r, all its groups would check their bounds.)
 template <bool Proven, class R, class E>
 BIN_SERIALIZER_INLINE std::size_t get_scalars_into(R& r, E* out, std::size_t count) {
   using F = format_of<R::opts>;
@@ -334,11 +337,24 @@ BIN_SERIALIZER_INLINE std::size_t get_scalars_into(R& r, E* out, std::size_t cou
       // Tested here only: a vector of one- and two-byte blocks never pays.
       if (F::template runs_enabled<E>()) return head + F::template load_run<E>(r, out + head, rest);
     }
-    (void)read_elements<E>(r, rest, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
-      decoded = get_scalar_run<F, true>(in, out + head, rest);
-      return decoded == rest;
+    constexpr std::size_t most = bounded_element_max<R::opts, E>();
+    static_assert(most != 0);
+    const std::size_t fit = r.remaining() / most;
+    const std::size_t first = rest < fit ? rest : fit;
+    E* at = out + head;
+    (void)read_elements<E>(r, first, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
+      decoded = get_scalar_run<F, true>(in, at, first);
+      return decoded == first;
     });
-    return head + decoded;
+    if (decoded != first || first == rest) return head + decoded;
+    const std::size_t last = rest - first;
+    at += first;
+    // With a byte left for each, one-byte groups need no bounds check.
+    if (last <= r.remaining())
+      decoded = get_scalar_run<F, true>(r, at, last);
+    else
+      decoded = get_scalar_run<F, false>(r, at, last);
+    return head + first + decoded;
   }
   (void)read_elements<E>(r, count, [&](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
     decoded = get_scalar_run<F, false>(in, out, count);
