@@ -321,6 +321,52 @@ TEST(CompactVarintRuns, FailuresKeepWhatDecoded) {
   }
 }
 
+TEST(CompactVarintRuns, RunThenReaderWhereverTheInputEnds) {
+  // After a vector's blocks, the elements whose largest encodings the bytes
+  // left hold are read through a run_reader, the others through the
+  // caller's reader (std/codec_support.hpp, get_scalars_into). With 0 to
+  // 5 x 24 bytes after the vector, that split falls before each of its last
+  // 24 elements. A block of sixteen one-byte values, a five-byte value that
+  // ends the blocks, then 23 values mostly of one byte (so the reader's part
+  // has one-byte groups): as it is, with one element refused at each index,
+  // and cut at every length, into an empty vector and one as long: the same
+  // as element by element, on each path.
+  std::mt19937_64 rng(1130);
+  for (const int mix : {1, 3}) {
+    std::vector<std::uint32_t> v = values<std::uint32_t>(16, 3, rng);
+    for (auto& x : v) x = of_length<std::uint32_t>(1, rng);
+    v.push_back(of_length<std::uint32_t>(5, rng));
+    const std::vector<std::uint32_t> more = values<std::uint32_t>(23, mix, rng);
+    v.insert(v.end(), more.begin(), more.end());
+    const std::vector<std::byte> good = encode<compact>(v);
+    const std::size_t rest_at = 1 + 16; // the count's byte, the block
+    const std::vector<std::vector<std::uint32_t>> olds = {{}, std::vector<std::uint32_t>(v.size(), 7U)};
+    on_each_path([&] {
+      for (std::size_t room = 0; room <= 5 * 24; ++room) {
+        SCOPED_TRACE("mix " + std::to_string(mix) + " room " + std::to_string(room));
+        std::vector<std::byte> padded = good;
+        padded.resize(good.size() + room, std::byte{0x7F});
+        for (const auto& old : olds) expect_same_reading<std::uint32_t>(padded, old);
+        std::size_t first = rest_at;
+        for (std::size_t at = 16; at < v.size(); ++at) {
+          const std::size_t len = encode<compact>(One<std::uint32_t>{v[at]}).size();
+          for (const auto& refused : {from_hex("8000"), from_hex("ffffffff10")}) {
+            std::vector<std::byte> bad(padded.begin(), padded.begin() + static_cast<std::ptrdiff_t>(first));
+            bad.insert(bad.end(), refused.begin(), refused.end());
+            bad.insert(bad.end(), padded.begin() + static_cast<std::ptrdiff_t>(first + len), padded.end());
+            for (const auto& old : olds) expect_same_reading<std::uint32_t>(bad, old);
+          }
+          first += len;
+        }
+      }
+      for (std::size_t cut = rest_at; cut < good.size(); ++cut)
+        for (const auto& old : olds)
+          expect_same_reading<std::uint32_t>(
+              std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut)), old);
+    });
+  }
+}
+
 TEST(CompactVarintRuns, HostileBytes) {
   std::mt19937_64 rng(20261129);
   for (int round = 0; round < 4000; ++round) {

@@ -207,8 +207,8 @@ TEST(CompactVectorGroups, OneByteGroupsThenALongerValue) {
 
 TEST(CompactVectorGroups, BlocksThenTheRestWithAndWithoutRoom) {
   // A vector's blocks of sixteen one- or two-byte values are read through the
-  // caller's reader; what follows them through a run_reader when the largest
-  // encodings of what is left are all there, else through the caller's
+  // caller's reader; what follows them through a run_reader as far as the
+  // bytes left hold their largest encodings, the rest through the caller's
   // reader (std/codec_support.hpp, get_scalars_into). Blocks of each kind,
   // then 1 to 9 longest values, with and without 40 bytes after the vector
   // (which decide that): every truncation and a corruption of each byte of
