@@ -327,23 +327,26 @@ TEST(CompactVarintRuns, RunThenReaderWhereverTheInputEnds) {
   // caller's reader (std/codec_support.hpp, get_scalars_into). With 0 to
   // 5 x 24 bytes after the vector, that split falls before each of its last
   // 24 elements. A block of sixteen one-byte values, a five-byte value that
-  // ends the blocks, then 23 values mostly of one byte (so the reader's part
-  // has one-byte groups): as it is, with one element refused at each index,
-  // and cut at every length, into an empty vector and one as long: the same
-  // as element by element, on each path.
+  // ends the blocks, then 23 values of one byte (the reader's part then
+  // holds a block of sixteen and one-byte groups) or of one to five: as it
+  // is, with one element refused at each index, and cut at every length,
+  // into an empty vector and one as long: the same as element by element,
+  // on each path.
   std::mt19937_64 rng(1130);
-  for (const int mix : {1, 3}) {
-    std::vector<std::uint32_t> v = values<std::uint32_t>(16, 3, rng);
+  for (const bool ones : {true, false}) {
+    std::vector<std::uint32_t> v(16);
     for (auto& x : v) x = of_length<std::uint32_t>(1, rng);
     v.push_back(of_length<std::uint32_t>(5, rng));
-    const std::vector<std::uint32_t> more = values<std::uint32_t>(23, mix, rng);
+    std::vector<std::uint32_t> more = values<std::uint32_t>(23, 1, rng);
+    if (ones)
+      for (auto& x : more) x = of_length<std::uint32_t>(1, rng);
     v.insert(v.end(), more.begin(), more.end());
     const std::vector<std::byte> good = encode<compact>(v);
     const std::size_t rest_at = 1 + 16; // the count's byte, the block
     const std::vector<std::vector<std::uint32_t>> olds = {{}, std::vector<std::uint32_t>(v.size(), 7U)};
     on_each_path([&] {
       for (std::size_t room = 0; room <= 5 * 24; ++room) {
-        SCOPED_TRACE("mix " + std::to_string(mix) + " room " + std::to_string(room));
+        SCOPED_TRACE(std::string(ones ? "ones" : "mixed") + " room " + std::to_string(room));
         std::vector<std::byte> padded = good;
         padded.resize(good.size() + room, std::byte{0x7F});
         for (const auto& old : olds) expect_same_reading<std::uint32_t>(padded, old);

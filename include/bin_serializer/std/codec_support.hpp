@@ -349,10 +349,11 @@ BIN_SERIALIZER_INLINE std::size_t get_scalars_into(R& r, E* out, std::size_t cou
     if (decoded != first || first == rest) return head + decoded;
     const std::size_t last = rest - first;
     at += first;
-    // With a byte left for each, one-byte groups need no bounds check.
-    if (last <= r.remaining())
-      decoded = get_scalar_run<F, true>(r, at, last);
-    else
+    // With a byte left for each, one-byte blocks and groups need no bounds check.
+    if (last <= r.remaining()) {
+      const std::size_t blocks = get_scalar_blocks<F>(r, at, last);
+      decoded = blocks + get_scalar_run<F, true>(r, at + blocks, last - blocks);
+    } else
       decoded = get_scalar_run<F, false>(r, at, last);
     return head + first + decoded;
   }
