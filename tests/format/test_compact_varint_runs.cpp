@@ -343,7 +343,8 @@ TEST(CompactVarintRuns, RunThenReaderWhereverTheInputEnds) {
     v.insert(v.end(), more.begin(), more.end());
     const std::vector<std::byte> good = encode<compact>(v);
     const std::size_t rest_at = 1 + 16; // the count's byte, the block
-    const std::vector<std::vector<std::uint32_t>> olds = {{}, std::vector<std::uint32_t>(v.size(), 7U)};
+    const std::vector<std::vector<std::uint32_t>> olds = {{},
+                                                          std::vector<std::uint32_t>(v.size(), 7U)};
     on_each_path([&] {
       for (std::size_t room = 0; room <= 5 * 24; ++room) {
         SCOPED_TRACE(std::string(ones ? "ones" : "mixed") + " room " + std::to_string(room));
@@ -354,9 +355,11 @@ TEST(CompactVarintRuns, RunThenReaderWhereverTheInputEnds) {
         for (std::size_t at = 16; at < v.size(); ++at) {
           const std::size_t len = encode<compact>(One<std::uint32_t>{v[at]}).size();
           for (const auto& refused : {from_hex("8000"), from_hex("ffffffff10")}) {
-            std::vector<std::byte> bad(padded.begin(), padded.begin() + static_cast<std::ptrdiff_t>(first));
+            std::vector<std::byte> bad(padded.begin(),
+                                       padded.begin() + static_cast<std::ptrdiff_t>(first));
             bad.insert(bad.end(), refused.begin(), refused.end());
-            bad.insert(bad.end(), padded.begin() + static_cast<std::ptrdiff_t>(first + len), padded.end());
+            bad.insert(bad.end(), padded.begin() + static_cast<std::ptrdiff_t>(first + len),
+                       padded.end());
             for (const auto& old : olds) expect_same_reading<std::uint32_t>(bad, old);
           }
           first += len;
@@ -365,7 +368,8 @@ TEST(CompactVarintRuns, RunThenReaderWhereverTheInputEnds) {
       for (std::size_t cut = rest_at; cut < good.size(); ++cut)
         for (const auto& old : olds)
           expect_same_reading<std::uint32_t>(
-              std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut)), old);
+              std::vector<std::byte>(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(cut)),
+              old);
     });
   }
 }

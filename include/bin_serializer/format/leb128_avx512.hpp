@@ -214,7 +214,8 @@ BIN_SERIALIZER_AVX512_TARGET inline run load_run(const std::byte* p, std::size_t
     // them. (Tried after every window, it cost random identifiers 8 %.)
     while (avail - used >= 64 && count - done >= 64) {
       const std::uint64_t cont = _cvtmask64_u64(_mm512_movepi8_mask(_mm512_loadu_si512(p + used)));
-      const std::size_t k = cont == 0 ? 64 : static_cast<std::size_t>(_tzcnt_u64(cont)) & ~std::size_t{15};
+      const std::size_t k =
+          cont == 0 ? 64 : static_cast<std::size_t>(_tzcnt_u64(cont)) & ~std::size_t{15};
       for (std::size_t j = 0; j < k; j += 16) {
         __m512i u =
             _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + used + j)));
@@ -235,7 +236,8 @@ BIN_SERIALIZER_AVX512_TARGET inline run load_run(const std::byte* p, std::size_t
     unsigned ones = 0; // windows in a row of one-byte varints only
     for (; go_on && ones < 2 && avail - at >= 64; at += window_stride, from = 64 - window_stride) {
       const std::size_t before = done;
-      go_on = window<IntCoding>(_mm512_loadu_si512(p + at), ~0ULL, at, from, out, count, done, used);
+      go_on =
+          window<IntCoding>(_mm512_loadu_si512(p + at), ~0ULL, at, from, out, count, done, used);
       ones = done - before >= window_stride ? ones + 1 : 0;
     }
     if (ones < 2 || !go_on) break;
