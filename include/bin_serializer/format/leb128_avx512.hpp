@@ -107,6 +107,19 @@ inline bool enabled = detect();
 // starts never waits for the bytes of the one before.
 inline constexpr std::size_t window_stride = 56;
 
+// Sixteen varints' unsigned values, in 32-bit lanes, as IntCoding decodes
+// them: (u >> 1) ^ -(u & 1) where it folds the sign.
+template <class IntCoding, class T>
+BIN_SERIALIZER_AVX512_TARGET BIN_SERIALIZER_INLINE __m512i decode_lanes(__m512i u) noexcept {
+  if constexpr (blocks::folds_sign<IntCoding, T>) {
+    const __m512i half = _mm512_srli_epi32(u, 1);
+    return _mm512_mask_xor_epi32(half, _mm512_test_epi32_mask(u, _mm512_set1_epi32(1)), half,
+                                 _mm512_set1_epi32(-1));
+  } else {
+    return u;
+  }
+}
+
 // One window of load_run: w holds the `present` bytes at p + at (the others
 // zero). Decodes the varints that end in its bytes `from` to 63, at most
 // count - done of them, into out + done; adds them to done, and sets used
@@ -178,11 +191,7 @@ window(const __m512i& w, std::uint64_t present, std::size_t at, unsigned from, T
     const __m512i g14 = _mm512_maddubs_epi16(_mm512_set1_epi16(static_cast<short>(0x8001)), x);
     const __m512i g28 = _mm512_madd_epi16(g14, _mm512_set1_epi32(0x40000001));
     __m512i u = _mm512_or_si512(g28, _mm512_slli_epi32(top, 28));
-    if constexpr (blocks::folds_sign<IntCoding, T>) { // (u >> 1) ^ -(u & 1)
-      const __m512i half = _mm512_srli_epi32(u, 1);
-      u = _mm512_mask_xor_epi32(half, _mm512_test_epi32_mask(u, _mm512_set1_epi32(1)), half,
-                                _mm512_set1_epi32(-1));
-    }
+    u = decode_lanes<IntCoding, T>(u);
     T* to = out + done + g;
     if (n - g >= 16)
       _mm512_storeu_si512(to, u);
@@ -219,11 +228,7 @@ BIN_SERIALIZER_AVX512_TARGET inline run load_run(const std::byte* p, std::size_t
       for (std::size_t j = 0; j < k; j += 16) {
         __m512i u =
             _mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + used + j)));
-        if constexpr (blocks::folds_sign<IntCoding, T>) { // (u >> 1) ^ -(u & 1)
-          const __m512i half = _mm512_srli_epi32(u, 1);
-          u = _mm512_mask_xor_epi32(half, _mm512_test_epi32_mask(u, _mm512_set1_epi32(1)), half,
-                                    _mm512_set1_epi32(-1));
-        }
+        u = decode_lanes<IntCoding, T>(u);
         _mm512_storeu_si512(out + done + j, u);
       }
       if (k == 0) break;
