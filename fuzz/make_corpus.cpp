@@ -20,6 +20,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -402,6 +403,67 @@ void evolution_corpus() {
   common_hostile(t, v3);
 }
 
+// fuzz_varint_runs: one byte (how many elements the target vector holds
+// first), then compact vectors of integers long enough for the blocks, the
+// groups and the AVX-512 windows (64 bytes), in the length mixes they handle.
+template <class T>
+T varint_of_length(unsigned len, std::mt19937_64& rng) {
+  using U = std::make_unsigned_t<T>;
+  const unsigned bits = 8 * sizeof(U);
+  const unsigned low = len <= 1 ? 0 : 7 * (len - 1);
+  const unsigned high = 7 * len < bits ? 7 * len : bits;
+  std::uint64_t u = low == 0 ? rng() % 128 : (std::uint64_t{1} << low);
+  if (low != 0 && high > low) u |= rng() & ((std::uint64_t{1} << (high - 1)) - 1);
+  const U w = static_cast<U>(u);
+  if constexpr (std::is_signed_v<T>)
+    return static_cast<T>((w & 1U) ? ~(w >> 1) : (w >> 1)); // zigzag's inverse
+  else
+    return static_cast<T>(w);
+}
+
+template <class T>
+bytes varint_vector(std::size_t n, unsigned min_len, unsigned max_len, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> v(n);
+  for (T& x : v)
+    x = varint_of_length<T>(min_len + static_cast<unsigned>(rng() % (max_len - min_len + 1)), rng);
+  return enc_as<bs::compact>(v);
+}
+
+void varint_runs_corpus() {
+  const char* t = "fuzz_varint_runs";
+  const bytes old0 = raw({0}), old20 = raw({20});
+  put(t, "valid_u32_ones", cat({old0, varint_vector<std::uint32_t>(100, 1, 1, 1)}));
+  put(t, "valid_u32_mixed", cat({old20, varint_vector<std::uint32_t>(120, 1, 5, 2)}));
+  put(t, "valid_i32_identifiers", cat({old0, varint_vector<std::int32_t>(80, 5, 5, 3)}));
+  put(t, "valid_u16_twos", cat({old20, varint_vector<std::uint16_t>(70, 2, 2, 4)}));
+  put(t, "valid_i16_mixed", cat({old0, varint_vector<std::int16_t>(90, 1, 3, 5)}));
+  put(t, "valid_u64_mixed", cat({old20, varint_vector<std::uint64_t>(60, 1, 10, 6)}));
+  put(t, "valid_i64_small", cat({old0, varint_vector<std::int64_t>(100, 1, 2, 7)}));
+  // A three-byte value, then 299 one-byte values (the o1k row of
+  // scripts/instructions.sh: AVX-512 widens them after two windows); 16
+  // two-byte values, then 200 one-byte values (a run that starts with them:
+  // widened at once).
+  std::vector<std::uint32_t> after_large(300, 5);
+  after_large[0] = 1U << 14;
+  for (std::size_t i = 1; i < after_large.size(); ++i) after_large[i] = i % 128;
+  put(t, "valid_large_then_ones", cat({old0, enc_as<bs::compact>(after_large)}));
+  std::vector<std::uint32_t> twos_then_ones(216);
+  for (std::size_t i = 0; i < twos_then_ones.size(); ++i)
+    twos_then_ones[i] = static_cast<std::uint32_t>(i < 16 ? 128 + 97 * i : i % 128);
+  put(t, "valid_twos_then_ones", cat({old20, enc_as<bs::compact>(twos_then_ones)}));
+  // Refused in the middle: a varint not in the shortest form, a fifth byte
+  // of 16, and cut short.
+  const bytes mixed = varint_vector<std::uint32_t>(120, 1, 5, 2);
+  put(t, "hostile_not_shortest",
+      cat({old20, raw({61}), bytes(30, std::byte{0x05}), raw({0x81, 0x80, 0x00}),
+           bytes(30, std::byte{0x06})}));
+  put(t, "hostile_fifth_byte_16",
+      cat({old0, raw({20}), bytes(20, std::byte{0x01}), raw({0xff, 0xff, 0xff, 0xff, 0x10})}));
+  put(t, "hostile_cut", cat({old20, head(mixed, mixed.size() - 3)}));
+  put(t, "hostile_count_huge", cat({old0, raw({0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3})}));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -426,6 +488,7 @@ int main(int argc, char** argv) {
   views_corpus();
   message_corpus();
   evolution_corpus();
+  varint_runs_corpus();
   std::printf("make_corpus: wrote %zu files under %s\n", g_files, g_root.c_str());
   return g_ok ? 0 : 1;
 }

@@ -32,6 +32,10 @@ reported as records per second and ns per record:
   msgpack array per type (the records grouped by type, so msgspec needs no
   framing or dispatch at all), into plain ``@dataclass`` classes (msgspec
   reads dataclasses from maps: field names are in the data);
+* msgspec slots / frozen slots: the same grouped maps into the log cases'
+  own classes, ``@dataclass(slots=True)`` and market_log.py's
+  ``@dataclass(frozen=True, slots=True)``: msgspec into the very classes
+  the log reads into;
 * msgspec Struct: one msgpack array of all records in order as a tagged union
   of ``array_like`` ``msgspec.Struct`` types (its fastest form overall).
 
@@ -45,6 +49,7 @@ with the read that caused it (msgspec's is timed the same way).
 from __future__ import annotations
 
 import argparse
+import collections
 import dataclasses
 import gc
 import io
@@ -176,6 +181,8 @@ def main() -> int:
         groups[cls].append({fld.name: getattr(r, fld.name) for fld in dataclasses.fields(cls)})
     enc = msgspec.msgpack.Encoder()
     grouped = [(msgspec.msgpack.Decoder(list[cls]), enc.encode(rows)) for cls, rows in groups.items()]
+    grouped_slots = [(msgspec.msgpack.Decoder(list[cls]), b) for cls, (_, b) in zip(MUTABLE, grouped)]
+    grouped_frozen = [(msgspec.msgpack.Decoder(list[cls]), b) for cls, (_, b) in zip(TYPES, grouped)]
     struct_of = {Trade: STrade, Quote: SQuote, Status: SStatus}
     structs = enc.encode([struct_of[type(r)](*[getattr(r, s) for s in r.__slots__]) for r in recs])
     sdec = msgspec.msgpack.Decoder(list[Union[STrade, SQuote, SStatus]])
@@ -185,6 +192,8 @@ def main() -> int:
     assert got == recs and len(got) == n
     assert [dataclasses.astuple(x) for x in LogReader(data, MUTABLE)] == [dataclasses.astuple(r) for r in recs]
     assert sum(len(d.decode(b)) for d, b in grouped) == n
+    assert collections.Counter(x for d, b in grouped_frozen for x in d.decode(b)) == collections.Counter(recs)
+    assert sum(len(d.decode(b)) for d, b in grouped_slots) == n
     assert len(sdec.decode(structs)) == n
 
     results = []
@@ -217,6 +226,12 @@ def main() -> int:
     def ms_dataclass():
         return [d.decode(b) for d, b in grouped]
 
+    def ms_slots():
+        return [d.decode(b) for d, b in grouped_slots]
+
+    def ms_frozen():
+        return [d.decode(b) for d, b in grouped_frozen]
+
     def ms_struct():
         return sdec.decode(structs)
 
@@ -232,6 +247,8 @@ def main() -> int:
         ("slots_all", f"log, dataclass(slots=True), backend {backend}, read_all()", log_slots_read_all),
         ("plain", f"log, dataclass, backend {backend}", log_plain),
         ("ms_dataclass", "msgspec msgpack -> dataclass (grouped by type)", ms_dataclass),
+        ("ms_slots", "msgspec msgpack -> dataclass(slots=True) (grouped by type)", ms_slots),
+        ("ms_frozen", "msgspec msgpack -> dataclass(frozen=True, slots=True) (grouped by type)", ms_frozen),
     ]
     per: dict = {}
     for key, name, fn in cases:
@@ -264,6 +281,8 @@ def main() -> int:
     print(f"time / msgspec Struct: frozen slots {per['frozen'] / ms:.2f}x, read_all() {per['frozen_all'] / ms:.2f}x; "
           f"mutable slots {per['slots'] / ms:.2f}x, untracked=True {per['slots_untracked'] / ms:.2f}x")
     print(f"time / msgspec dataclass: plain dataclass {per['plain'] / per['ms_dataclass']:.2f}x")
+    print(f"time / msgspec into the same classes: frozen slots {per['frozen'] / per['ms_frozen']:.2f}x, "
+          f"mutable slots {per['slots'] / per['ms_slots']:.2f}x")
     return 0
 
 
