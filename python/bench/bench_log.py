@@ -193,7 +193,9 @@ def main() -> int:
     assert [dataclasses.astuple(x) for x in LogReader(data, MUTABLE)] == [dataclasses.astuple(r) for r in recs]
     assert sum(len(d.decode(b)) for d, b in grouped) == n
     assert collections.Counter(x for d, b in grouped_frozen for x in d.decode(b)) == collections.Counter(recs)
-    assert sum(len(d.decode(b)) for d, b in grouped_slots) == n
+    assert collections.Counter(
+        (type(x).__name__[1:], dataclasses.astuple(x)) for d, b in grouped_slots for x in d.decode(b)
+    ) == collections.Counter((type(r).__name__, dataclasses.astuple(r)) for r in recs)
     assert len(sdec.decode(structs)) == n
 
     results = []
