@@ -2,7 +2,8 @@
 // and groups of format/leb128_blocks.hpp, a run_reader for what fits, and
 // format/leb128_avx512.hpp where the CPU has AVX-512) against the same bytes
 // decoded one element at a time (a vector or array of one-field structs,
-// which std/vector.hpp reads element by element). Differential: the same
+// which std/vector.hpp reads element by element: the unit tests' reference,
+// tests/support/varint_reference.hpp). Differential: the same
 // result, error and offset, read position and, for vectors, the elements
 // kept, whatever the vector held before. Each input runs on both paths where
 // this CPU has AVX-512, and through fuzz::roundtrip's checks (rollback,
@@ -11,6 +12,7 @@
 // Input: one byte choosing how many elements the target vector holds before
 // decoding (0-47), then the bytes to decode.
 #include "fuzz_common.hpp"
+#include "tests/support/varint_reference.hpp"
 
 #include <bin_serializer/format/leb128_avx512.hpp>
 
@@ -19,30 +21,12 @@
 #include <cstdint>
 #include <vector>
 
-namespace fuzz_varint_runs {
-
-// The reference element: the same bytes as a T, decoded alone.
-template <class T>
-struct One {
-  T v{};
-  bool operator==(const One&) const = default;
-};
-
-} // namespace fuzz_varint_runs
-
 namespace {
 
 namespace bs = bin_serializer;
-using fuzz_varint_runs::One;
+using compact_vector_reference::as_ones;
+using compact_vector_reference::One;
 constexpr bs::options opts = fuzz::compact_untrusted;
-
-template <class T>
-std::vector<One<T>> as_ones(const std::vector<T>& v) {
-  std::vector<One<T>> out;
-  out.reserve(v.size());
-  for (const T& x : v) out.push_back({x});
-  return out;
-}
 
 template <class T>
 void same_as_one_by_one(fuzz::input in, std::size_t old_size) {

@@ -9,6 +9,7 @@
 // rewrites the same bytes. Files are named after what they hold.
 #include "fuzz_types.hpp"
 #include "workloads/views.hpp"
+#include "tests/support/varint_reference.hpp"
 
 #include <bin_serializer/frame/message.hpp>
 
@@ -20,7 +21,6 @@
 #include <fstream>
 #include <random>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace {
@@ -407,26 +407,12 @@ void evolution_corpus() {
 // first), then compact vectors of integers long enough for the blocks, the
 // groups and the AVX-512 windows (64 bytes), in the length mixes they handle.
 template <class T>
-T varint_of_length(unsigned len, std::mt19937_64& rng) {
-  using U = std::make_unsigned_t<T>;
-  const unsigned bits = 8 * sizeof(U);
-  const unsigned low = len <= 1 ? 0 : 7 * (len - 1);
-  const unsigned high = 7 * len < bits ? 7 * len : bits;
-  std::uint64_t u = low == 0 ? rng() % 128 : (std::uint64_t{1} << low);
-  if (low != 0 && high > low) u |= rng() & ((std::uint64_t{1} << (high - 1)) - 1);
-  const U w = static_cast<U>(u);
-  if constexpr (std::is_signed_v<T>)
-    return static_cast<T>((w & 1U) ? ~(w >> 1) : (w >> 1)); // zigzag's inverse
-  else
-    return static_cast<T>(w);
-}
-
-template <class T>
 bytes varint_vector(std::size_t n, unsigned min_len, unsigned max_len, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<T> v(n);
   for (T& x : v)
-    x = varint_of_length<T>(min_len + static_cast<unsigned>(rng() % (max_len - min_len + 1)), rng);
+    x = compact_vector_reference::of_length<T>(
+        min_len + static_cast<unsigned>(rng() % (max_len - min_len + 1)), rng);
   return enc_as<bs::compact>(v);
 }
 
