@@ -5,7 +5,10 @@
 #include "test_util.hpp"
 
 #include <array>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <utility>
@@ -354,6 +357,98 @@ TEST(BufferView, OverBufferBytesDecodesWhatBufferHolds) {
   EXPECT_EQ(view.remaining(), 0u);
   EXPECT_EQ(p.bio, sample_player().bio);
   EXPECT_EQ(buf.read_position(), 0u) << "the view has its own cursor";
+}
+
+// A value that is one copy of its object bytes takes BufferView::read
+// directly (core/decode.hpp, read_object_directly); a Buffer goes through the
+// reader. Both must decode, fail and report alike, at every cut of the input
+// and from a read position past the start.
+struct Vec3 {
+  float x, y, z;
+  bool operator==(const Vec3&) const = default;
+};
+struct Flagged {
+  std::uint32_t id;
+  bool on;
+  bool operator==(const Flagged&) const = default;
+};
+
+template <bs::options Opts, class T>
+void expect_view_decodes_as_buffer(const T& sample, const T& sentinel) {
+  Buffer enc;
+  ASSERT_TRUE(bs::serialize<Opts>(enc, sample));
+  const std::vector<std::byte> full = to_vector(enc.bytes());
+  for (const std::size_t start : {std::size_t{0}, std::size_t{3}}) {
+    for (std::size_t cut = 0; cut <= full.size(); ++cut) {
+      std::vector<std::byte> input(start, std::byte{0x5A});
+      input.insert(input.end(), full.begin(), full.begin() + static_cast<std::ptrdiff_t>(cut));
+      BufferView view(input);
+      ASSERT_TRUE(view.seek(start));
+      Buffer buf;
+      ASSERT_TRUE(buf.write(input.data(), input.size()));
+      ASSERT_TRUE(buf.seek(start));
+      T from_view = sentinel;
+      T from_buffer = sentinel;
+      const bool ok = bs::deserialize<Opts>(view, from_view);
+      EXPECT_EQ(ok, cut == full.size()) << "start " << start << " cut " << cut;
+      EXPECT_EQ(ok, bs::deserialize<Opts>(buf, from_buffer));
+      EXPECT_TRUE(from_view == from_buffer);
+      EXPECT_EQ(view.read_position(), buf.read_position());
+      if (ok) {
+        EXPECT_TRUE(from_view == sample);
+        EXPECT_EQ(view.read_position(), start + full.size());
+      } else {
+        EXPECT_TRUE(from_view == sentinel) << "a failed decode left the value as it was";
+        EXPECT_EQ(view.read_position(), start);
+        EXPECT_EQ(view.last_error(), (error{errc::truncated, start}));
+        EXPECT_EQ(view.last_error(), buf.last_error());
+      }
+    }
+  }
+}
+
+TEST(BufferView, ObjectBytesReadDirectlyFailLikeTheReader) {
+  static_assert(bs::detail::read_object_directly<bs::native, BufferView, Vec3>());
+  static_assert(bs::detail::read_object_directly<bs::portable, BufferView, Vec3>() ==
+                (std::endian::native == std::endian::little));
+  static_assert(!bs::detail::read_object_directly<bs::native, Buffer, Vec3>());
+  expect_view_decodes_as_buffer<bs::native>(Vec3{1.5f, -2.0f, 3.25f}, Vec3{9.0f, 9.0f, 9.0f});
+  expect_view_decodes_as_buffer<bs::portable>(Vec3{1.5f, -2.0f, 3.25f}, Vec3{9.0f, 9.0f, 9.0f});
+  expect_view_decodes_as_buffer<bs::native>(std::array<Vec3, 4>{{{1, 2, 3}, {4, 5, 6}}},
+                                            std::array<Vec3, 4>{});
+  expect_view_decodes_as_buffer<bs::native>(Flagged{7, true}, Flagged{1, false});
+  expect_view_decodes_as_buffer<bs::untrusted>(Flagged{7, true}, Flagged{1, false});
+}
+
+TEST(BufferView, ObjectBytesToCheckOrPastTheLimitGoThroughTheReader) {
+  // A bool to check (untrusted): the reader's scratch copy, invalid_value at
+  // the bad byte, the value untouched.
+  static_assert(!bs::detail::read_object_directly<bs::untrusted, BufferView, Flagged>());
+  Flagged bad_in{5, true};
+  std::array<std::byte, sizeof(Flagged)> bytes{};
+  std::memcpy(bytes.data(), &bad_in, sizeof bad_in);
+  bytes[offsetof(Flagged, on)] = std::byte{2};
+  BufferView view(bytes);
+  Flagged out{1, false};
+  EXPECT_FALSE(bs::deserialize<bs::untrusted>(view, out));
+  EXPECT_EQ(view.last_error(), (error{errc::invalid_value, offsetof(Flagged, on)}));
+  EXPECT_EQ(view.read_position(), 0u);
+  EXPECT_TRUE(out == (Flagged{1, false}));
+  ASSERT_TRUE(bs::deserialize(view, out)) << "unchecked (native), the same bytes are one copy";
+  EXPECT_EQ(out.id, 5u);
+
+  // More than max_total_bytes: limit_exceeded, as from any buffer.
+  constexpr bs::options small{.max_total_bytes = sizeof(Vec3) - 1};
+  static_assert(!bs::detail::read_object_directly<small, BufferView, Vec3>());
+  const Vec3 v{1, 2, 3};
+  BufferView whole(&v, sizeof v);
+  Vec3 got{};
+  EXPECT_FALSE(bs::deserialize<small>(whole, got));
+  EXPECT_EQ(whole.last_error(), (error{errc::limit_exceeded, 0}));
+  constexpr bs::options exact{.max_total_bytes = sizeof(Vec3)};
+  static_assert(bs::detail::read_object_directly<exact, BufferView, Vec3>());
+  EXPECT_TRUE(bs::deserialize<exact>(whole, got));
+  EXPECT_TRUE(got == v);
 }
 
 // ----------------------------------------------------------- allocation failure
