@@ -1,6 +1,7 @@
-// The same refusal when decoding from a BufferView, whose read() a value of
-// object bytes otherwise takes directly (core/decode.hpp,
-// read_object_directly): a const member still does not compile.
+// Decoding from a BufferView, a value of object bytes takes the view's read()
+// (core/decode.hpp, read_object_directly). A const member one level down, in
+// a nested struct, must still be refused there: the bytes would overwrite a
+// const object.
 // EXPECT-ERROR: cannot deserialize into a trivially copyable type with a const member
 #include <bin_serializer/bin_serializer.hpp>
 
@@ -8,18 +9,22 @@
 #include <cstddef>
 #include <cstdint>
 
-struct Sample {
+struct Calibration {
 #ifndef BIN_SERIALIZER_CF_CONTROL
-  const std::uint32_t sensor = 3;
+  const double gain = 0.5;
 #else
-  std::uint32_t sensor = 3;
+  double gain = 0.5;
 #endif
-  float value = 0.5f;
+};
+
+struct Reading {
+  std::int32_t raw = 0;
+  Calibration calibration;
 };
 
 int main() {
-  const std::array<std::byte, sizeof(Sample)> bytes{};
+  const std::array<std::byte, sizeof(Reading)> bytes{};
   bin_serializer::BufferView view(bytes);
-  Sample out{};
-  return deserialize(view, out) ? 0 : 1;
+  Reading out;
+  return deserialize(view, out) && out.raw == 0 ? 0 : 1;
 }
