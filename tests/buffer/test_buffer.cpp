@@ -398,10 +398,16 @@ void expect_view_decodes_as_buffer(const T& sample, const T& sentinel) {
         EXPECT_TRUE(from_view == sample);
         EXPECT_EQ(view.read_position(), start + full.size());
       } else {
-        EXPECT_TRUE(from_view == sentinel) << "a failed decode left the value as it was";
         EXPECT_EQ(view.read_position(), start);
-        EXPECT_EQ(view.last_error(), (error{errc::truncated, start}));
         EXPECT_EQ(view.last_error(), buf.last_error());
+        // One copy of the object bytes: nothing written, the failure where
+        // the value starts. (Field by field, as portable is on a big-endian
+        // host, the fields before the cut are kept and the failure is at the
+        // one cut short, as from the Buffer.)
+        if constexpr (bs::detail::read_object_directly<Opts, BufferView, T>()) {
+          EXPECT_TRUE(from_view == sentinel) << "a failed decode left the value as it was";
+          EXPECT_EQ(view.last_error(), (error{errc::truncated, start}));
+        }
       }
     }
   }
