@@ -123,19 +123,15 @@ constexpr void diagnose_decode() {
 // destructible object.
 namespace detail {
 
-// A value that is one copy of its object bytes (bulk, nothing to validate),
-// from a buffer whose read() fails exactly as the reader would: that read().
-// Anything the bulk read refuses at compile time (a pointer, a const member)
-// goes the reader's way and gets its message.
+// A value that is one copy of its object bytes (bulk, nothing to validate,
+// no pointer), from a buffer whose read() fails exactly as the reader would:
+// that read(). What the bulk read refuses at compile time (a const member)
+// it still refuses: deserialize_one instantiates the reader's path anyway.
 template <options Opts, class B, class T>
 consteval bool read_object_directly() {
-  using element = std::remove_all_extents_t<T>;
   if constexpr (!requires { requires B::reads_objects_directly; })
     return false;
   else if constexpr (category_of<Opts, std::remove_cv_t<T>>() != category::bulk)
-    return false;
-  else if constexpr (!std::is_assignable_v<element&, const element&> &&
-                     !std::is_assignable_v<element&, element&&>)
     return false;
   else // within max_total_bytes, where the reader would say truncated too
     return shape<Opts, T>::object_bytes() && sizeof(T) <= Opts.max_total_bytes;
