@@ -522,6 +522,29 @@ static PyObject* dec_seq(const Plan* elem, Ctx* c, Py_ssize_t* ppos, Py_ssize_t 
   return r;
 }
 
+/* The class of the frozen slotted dataclasses construct() may leave
+ * untracked that a field of plan k holds (k itself, or the value of an
+ * optional), else NULL. */
+static PyTypeObject* frozen_record_class(const Plan* k) {
+  if (k->kind == K_OPTIONAL && k->nkids == 1) k = k->kids[0];
+  if (k->kind == K_STRUCT && (k->flags & F_FROZEN) && k->plain_slots) return (PyTypeObject*)k->o[0];
+  return NULL;
+}
+
+/* Whether field value v (decoded by plan k) can never become part of a
+ * reference cycle: it is no object of the collector (int, float, str,
+ * bytes, None, a numeric ndarray), or it is untracked and stays so. That
+ * holds for a tuple (CPython never tracks one again) and for a frozen
+ * record construct() left untracked; not for an untracked dict (CPython
+ * tracks it again when a container is stored in it) or any other such
+ * object, which a holder must keep tracked: else the holder, unseen by
+ * the collector, would keep a cycle through it alive. */
+static inline int settled(PyObject* v, const Plan* k) {
+  if (!PyType_IS_GC(Py_TYPE(v))) return 1;
+  if (PyObject_GC_IsTracked(v)) return 0;
+  return PyTuple_CheckExact(v) || Py_TYPE(v) == frozen_record_class(k);
+}
+
 /* Builds the struct instance from its field values. The fast paths move
  * each value into the instance (vals[i] becomes NULL: one reference, no
  * increment and decrement per field); a call to the class borrows them. The
@@ -544,24 +567,30 @@ static PyObject* construct(const Plan* p, PyObject** vals, int untrack) {
     }
     /* What PyType_GenericAlloc does (an object of the collector, its slots
      * NULL, a reference to its class), tracked once its slots are filled,
-     * and only when it must be. An instance whose referents are untracked
-     * (ints, floats, strings, bytes, None, untracked instances) besides its
-     * class is in no reference cycle when it is made. A frozen dataclass
-     * (F_FROZEN) refuses every store, so it never will be: it is left
-     * untracked, as CPython leaves a tuple of such values. Others are
-     * tracked unless the log reader's untracked=True asks (an opt-in, like
-     * msgspec's Struct(gc=False)): nothing re-tracks them, so a cycle built
-     * through one later is not collected (a leak, not a crash). */
+     * and only when it must be. A frozen dataclass (F_FROZEN) refuses every
+     * store: one whose referents besides its class can never become part
+     * of a cycle (see settled) never will be, and is left untracked, as
+     * CPython leaves a tuple of such values. Others are tracked unless the
+     * log reader's untracked=True asks (an opt-in, like msgspec's
+     * Struct(gc=False)), which only looks at what is tracked now: nothing
+     * re-tracks them, so a cycle built through one later is not collected
+     * (a leak, not a crash). */
     PyObject* obj = PyObject_GC_New(PyObject, tp);
     if (obj == NULL) return NULL;
     for (Py_ssize_t at = (Py_ssize_t)sizeof(PyObject); at < tp->tp_basicsize;
          at += (Py_ssize_t)sizeof(PyObject*))
       *(PyObject**)((char*)obj + at) = NULL;
-    int tracked = !untrack && !(p->flags & F_FROZEN); /* or a field value the collector follows */
+    int tracked;
+    if (p->flags & F_FROZEN) {
+      tracked = 0;
+      for (Py_ssize_t i = 0; i < n; ++i) tracked |= !settled(vals[i], p->kids[i]);
+    } else {
+      tracked = !untrack;
+      for (Py_ssize_t i = 0; i < n; ++i)
+        tracked |= PyType_IS_GC(Py_TYPE(vals[i])) && PyObject_GC_IsTracked(vals[i]);
+    }
     for (Py_ssize_t i = 0; i < n; ++i) {
-      PyObject* v = vals[i];
-      tracked |= PyType_IS_GC(Py_TYPE(v)) && PyObject_GC_IsTracked(v);
-      *(PyObject**)((char*)obj + p->slot_at[i]) = v;
+      *(PyObject**)((char*)obj + p->slot_at[i]) = vals[i];
       vals[i] = NULL;
     }
     if (tracked) PyObject_GC_Track(obj);

@@ -249,7 +249,17 @@ def untracked_when_decoded(v) -> bool:
     params = type(v).__dict__.get("__dataclass_params__")
     return (api.backend() == "c" and params is not None and params.frozen and "__slots__" in type(v).__dict__
             and not hasattr(v, "__dict__")
-            and not any(gc.is_tracked(getattr(v, f.name)) for f in dataclasses.fields(v)))
+            and all(settled(getattr(v, f.name)) for f in dataclasses.fields(v)))
+
+
+def settled(x) -> bool:
+    """A field value that can never become part of a cycle: none of the
+    collector's (numbers, strings, bytes, None), or an untracked tuple or
+    frozen record; an untracked dict is not (storing a list in it tracks it)."""
+    if not gc.is_tracked(x):
+        return (type(x) in (int, float, str, bytes, bool, type(None)) or type(x) is tuple
+                or (dataclasses.is_dataclass(x) and type(x).__dataclass_params__.frozen))
+    return False
 
 
 def same(got, want) -> None:

@@ -972,6 +972,48 @@ def test_frozen_slotted_records_of_atoms_are_untracked_by_default(backend):
     gc.collect()
 
 
+@dataclass(frozen=True, slots=True, weakref_slot=True)
+class FMap:
+    d: dict[i32, i32]
+    tag: char
+
+
+@dataclass(frozen=True, slots=True)
+class FMaybe:
+    inner: FInner | None
+    tag: char
+
+
+class Sentinel:
+    pass
+
+
+def test_frozen_records_stay_tracked_over_what_may_be_tracked_later(backend):
+    """A dict of numbers is untracked when decoded, and CPython tracks it
+    again once a container is stored in it: a frozen record holding one must
+    stay tracked, else a cycle through the dict is never collected (it
+    was, before this test). An optional frozen record of atoms is as settled
+    as the record itself."""
+    import gc
+    import weakref
+
+    from bin_serializer import decode
+
+    rec = decode(FMap, encode(FMap({1: 2}, ord("m")), "compact"), "compact")
+    assert rec == FMap({1: 2}, ord("m")) and gc.is_tracked(rec)
+    mine = Sentinel()
+    alive = weakref.ref(mine)
+    gone = weakref.ref(rec)
+    rec.d[5] = [rec, mine]  # a cycle: rec -> dict -> list -> rec
+    del rec, mine
+    gc.collect()
+    assert alive() is None and gone() is None
+    for v in (FMaybe(FInner(3, "x"), ord("a")), FMaybe(None, ord("b"))):
+        got = decode(FMaybe, encode(v, "compact"), "compact")
+        assert got == v
+        assert gc.is_tracked(got) == (backend != "c")  # the compiled codec: settled, untracked
+
+
 @pytest.mark.skipif(not _accel.available(), reason="the compiled extension is not built")
 def test_iteration_batches_follow_what_the_collector_tracks(backend, monkeypatch):
     """Untracked records come out in small batches (still in the CPU's
