@@ -6,6 +6,7 @@
 
 #include <array>
 #include <bit>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -424,6 +425,44 @@ TEST(BufferView, ObjectBytesReadDirectlyFailLikeTheReader) {
                                             std::array<Vec3, 4>{});
   expect_view_decodes_as_buffer<bs::native>(Flagged{7, true}, Flagged{1, false});
   expect_view_decodes_as_buffer<bs::untrusted>(Flagged{7, true}, Flagged{1, false});
+}
+
+TEST(BufferView, CodecsOfObjectBytesReadDirectlyFailLikeTheReader) {
+  // A codec whose facts say its encoding is its object bytes (std::array of
+  // scalars, a chrono duration) is one read() too; one with values to check
+  // (std::array<bool, N> when bools are checked) or no bytes (N == 0) is not.
+  using Words = std::array<std::uint32_t, 64>;
+  static_assert(bs::detail::category_of<bs::native, Words>() == bs::detail::category::codec);
+  static_assert(bs::detail::read_object_directly<bs::native, BufferView, Words>());
+  static_assert(
+      bs::detail::read_object_directly<bs::native, BufferView, std::chrono::milliseconds>());
+  static_assert(
+      !bs::detail::read_object_directly<bs::untrusted, BufferView, std::array<bool, 4>>());
+  static_assert(!bs::detail::read_object_directly<bs::native, BufferView, std::array<int, 0>>());
+  static_assert(!bs::detail::read_object_directly<bs::compact, BufferView, Words>());
+  Words words{};
+  for (std::uint32_t i = 0; i < 64; ++i) words[i] = i * 0x01010101u;
+  expect_view_decodes_as_buffer<bs::native>(words, Words{});
+  expect_view_decodes_as_buffer<bs::portable>(words, Words{});
+  expect_view_decodes_as_buffer<bs::native>(std::chrono::milliseconds{-1234567},
+                                            std::chrono::milliseconds{7});
+  expect_view_decodes_as_buffer<bs::untrusted>(std::array<bool, 4>{true, false, true, true},
+                                               std::array<bool, 4>{});
+  // A bool to check in the array: the reader's path, invalid_value at its
+  // byte, the elements before it decoded, as from a Buffer.
+  const std::array<std::byte, 4> bad{std::byte{1}, std::byte{0}, std::byte{2}, std::byte{1}};
+  BufferView view(bad);
+  Buffer buf;
+  ASSERT_TRUE(buf.write(bad.data(), bad.size()));
+  std::array<bool, 4> from_view{false, true, false, false};
+  std::array<bool, 4> from_buffer = from_view;
+  EXPECT_FALSE(bs::deserialize<bs::untrusted>(view, from_view));
+  EXPECT_FALSE(bs::deserialize<bs::untrusted>(buf, from_buffer));
+  EXPECT_EQ(view.last_error(), (error{errc::invalid_value, 2}));
+  EXPECT_EQ(buf.last_error(), view.last_error());
+  EXPECT_EQ(view.read_position(), 0u);
+  EXPECT_TRUE(from_view == from_buffer);
+  EXPECT_TRUE(from_view[0] && !from_view[1]);
 }
 
 TEST(BufferView, ObjectBytesToCheckOrPastTheLimitGoThroughTheReader) {

@@ -124,14 +124,16 @@ constexpr void diagnose_decode() {
 namespace detail {
 
 // A value that is one copy of its object bytes (bulk, nothing to validate,
-// no pointer), from a buffer whose read() fails exactly as the reader would:
-// that read(). What the bulk read refuses at compile time (a const member)
+// no pointer; or a codec whose facts say so, as std::array of scalars: the
+// facts promise any sizeof(T) bytes decode), from a buffer whose read()
+// fails exactly as the reader would: that read(). What the bulk read refuses at compile time (a const member)
 // it still refuses: deserialize_one instantiates the reader's path anyway.
 template <options Opts, class B, class T>
 consteval bool read_object_directly() {
   if constexpr (!requires { requires B::reads_objects_directly; })
     return false;
-  else if constexpr (category_of<Opts, std::remove_cv_t<T>>() != category::bulk)
+  else if constexpr (constexpr category c = category_of<Opts, std::remove_cv_t<T>>();
+                     c != category::bulk && c != category::codec)
     return false;
   else // within max_total_bytes, where the reader would say truncated too
     return shape<Opts, T>::object_bytes() && sizeof(T) <= Opts.max_total_bytes;
