@@ -586,8 +586,9 @@ static PyObject* construct(const Plan* p, PyObject** vals, int untrack) {
       for (Py_ssize_t i = 0; i < n; ++i) tracked |= !settled(vals[i], p->kids[i]);
     } else {
       tracked = !untrack;
-      for (Py_ssize_t i = 0; i < n; ++i)
-        tracked |= PyType_IS_GC(Py_TYPE(vals[i])) && PyObject_GC_IsTracked(vals[i]);
+      for (Py_ssize_t i = 0; i < n; ++i) /* a dict is a container, even when untracked */
+        tracked |= PyType_IS_GC(Py_TYPE(vals[i])) &&
+                   (PyObject_GC_IsTracked(vals[i]) || PyDict_Check(vals[i]));
     }
     for (Py_ssize_t i = 0; i < n; ++i) {
       *(PyObject**)((char*)obj + p->slot_at[i]) = vals[i];
@@ -2286,13 +2287,14 @@ static int log_check_head(const uint8_t* b, Py_ssize_t x, Py_ssize_t end, Py_ssi
 
 /* untracked=True (opt-in, like msgspec's Struct(gc=False)): an instance
  * whose referents are all untracked (ints, floats, strings, bytes, None,
- * other untracked instances) can be in no reference cycle when it is made,
+ * other untracked instances; not a dict, a container even while CPython
+ * leaves it untracked) can be in no reference cycle when it is made,
  * so the cycle collector need not visit it; it never re-tracks it, so a
  * cycle the caller builds through it later is not collected (a leak, not a
  * crash). Its own class is skipped: a heap type visits its type. */
 static int log_visit_tracked(PyObject* o, void* self) {
   if (o == (PyObject*)Py_TYPE((PyObject*)self)) return 0;
-  return PyObject_IS_GC(o) && PyObject_GC_IsTracked(o);
+  return PyObject_IS_GC(o) && (PyObject_GC_IsTracked(o) || PyDict_Check(o));
 }
 
 static void log_untrack_atomic(PyObject* v) {

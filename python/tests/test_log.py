@@ -984,6 +984,11 @@ class FMaybe:
     tag: char
 
 
+@dataclass(slots=True)
+class MMap:
+    d: dict[i32, i32]
+
+
 class Sentinel:
     pass
 
@@ -1008,6 +1013,13 @@ def test_frozen_records_stay_tracked_over_what_may_be_tracked_later(backend):
     del rec, mine
     gc.collect()
     assert alive() is None and gone() is None
+    # untracked=True leaves records of atoms untracked, never one holding a
+    # container: a dict is one, tracked or not (mutable and frozen alike)
+    values = [MMap({1: 2}), FMap({3: 4}, ord("f")), MInner(5)]
+    asked = LogReader(log_bytes(values, [MMap, FMap, MInner]), [MMap, FMap, MInner], untracked=True).read_all()
+    assert asked == values
+    assert gc.is_tracked(asked[0]) and gc.is_tracked(asked[1])
+    assert gc.is_tracked(asked[2]) == (backend != "c")
     for v in (FMaybe(FInner(3, "x"), ord("a")), FMaybe(None, ord("b"))):
         got = decode(FMaybe, encode(v, "compact"), "compact")
         assert got == v
