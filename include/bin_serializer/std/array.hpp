@@ -128,10 +128,15 @@ struct codec<std::array<T, N>> {
     requires(N == 0 || facts<R::opts>.object_bytes)
   BIN_SERIALIZER_INLINE static bool read(R& r, array_type& a) {
     detail::std_codec::refuse_pointers<R::opts, T>();
+    static_assert(N == 0 || !std::is_const_v<T>,
+                  "bin_serializer: cannot deserialize into std::array<const T, N>: "
+                                       "its elements cannot be assigned; decode into std::array<T, N>");
     if constexpr (N == 0) {
       (void)r;
       (void)a;
       return true;
+    } else if constexpr (std::is_const_v<T>) {
+      return false; // refused above (one message, not a conversion error too)
     } else {
       return r.read_bytes(a.data(), sizeof(T) * N);
     }
