@@ -572,7 +572,8 @@ static PyObject* construct(const Plan* p, PyObject** vals, int untrack) {
      * of a cycle (see settled) never will be, and is left untracked, as
      * CPython leaves a tuple of such values. Others are tracked unless the
      * log reader's untracked=True asks (an opt-in, like msgspec's
-     * Struct(gc=False)), which only looks at what is tracked now: nothing
+     * Struct(gc=False)), which looks at what is tracked now (and at dicts,
+     * containers even while untracked): nothing
      * re-tracks them, so a cycle built through one later is not collected
      * (a leak, not a crash). */
     PyObject* obj = PyObject_GC_New(PyObject, tp);

@@ -126,8 +126,9 @@ namespace detail {
 // A value that is one copy of its object bytes (bulk, nothing to validate,
 // no pointer; or a codec whose facts say so, as std::array of scalars: the
 // facts promise any sizeof(T) bytes decode), from a buffer whose read()
-// fails exactly as the reader would: that read(). What the bulk read refuses at compile time (a const member)
-// it still refuses: deserialize_one instantiates the reader's path anyway.
+// fails exactly as the reader would: that read(). What the reader's path
+// refuses at compile time (a const member) it still refuses:
+// deserialize_one instantiates that path anyway.
 template <options Opts, class B, class T>
 consteval bool read_object_directly() {
   if constexpr (!requires { requires B::reads_objects_directly; })

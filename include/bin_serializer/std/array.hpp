@@ -129,8 +129,8 @@ struct codec<std::array<T, N>> {
   BIN_SERIALIZER_INLINE static bool read(R& r, array_type& a) {
     detail::std_codec::refuse_pointers<R::opts, T>();
     static_assert(N == 0 || !std::is_const_v<T>,
-                  "bin_serializer: cannot deserialize into std::array<const T, N>: "
-                                       "its elements cannot be assigned; decode into std::array<T, N>");
+                  "bin_serializer: cannot deserialize into std::array<const T, N>: its "
+                  "elements cannot be assigned; decode into std::array<T, N>");
     if constexpr (N == 0) {
       (void)r;
       (void)a;
