@@ -6,9 +6,10 @@
 # Usage: ./scripts/test.sh [--jobs N] [PRESET...]
 #   PRESET defaults to: gcc clang tsan fuzz s390x python conan format
 #   (see CMakePresets.json). gcc builds at -O2 with exceptions and RTTI,
-#   clang unoptimized with -fno-exceptions -fno-rtti under AddressSanitizer
-#   and UndefinedBehaviorSanitizer (GoogleTest built from source with the
-#   same flags): both compilers, both modes, the sanitizers, one build each
+#   clang unoptimized (the hot path not forced inline: config.hpp) with
+#   -fno-exceptions -fno-rtti under AddressSanitizer and
+#   UndefinedBehaviorSanitizer (GoogleTest built from source with the same
+#   flags): both compilers, both modes, the sanitizers, one build each
 #   (a separate ASan build compiled every test a third time). Tests that
 #   need exceptions (#if defined(__cpp_exceptions)) run under gcc only.
 #   "fuzz" is not a CMake preset: it runs scripts/fuzz.sh (libFuzzer, ASan +

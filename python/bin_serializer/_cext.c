@@ -581,18 +581,15 @@ static PyObject* construct(const Plan* p, PyObject** vals, int untrack) {
     for (Py_ssize_t at = (Py_ssize_t)sizeof(PyObject); at < tp->tp_basicsize;
          at += (Py_ssize_t)sizeof(PyObject*))
       *(PyObject**)((char*)obj + at) = NULL;
-    int tracked;
-    if (p->flags & F_FROZEN) {
-      tracked = 0;
-      for (Py_ssize_t i = 0; i < n; ++i) tracked |= !settled(vals[i], p->kids[i]);
-    } else {
-      tracked = !untrack;
-      for (Py_ssize_t i = 0; i < n; ++i) /* a dict is a container, even when untracked */
-        tracked |= PyType_IS_GC(Py_TYPE(vals[i])) &&
-                   (PyObject_GC_IsTracked(vals[i]) || PyDict_Check(vals[i]));
-    }
+    const int frozen = (p->flags & F_FROZEN) != 0;
+    int tracked = frozen ? 0 : !untrack;
     for (Py_ssize_t i = 0; i < n; ++i) {
-      *(PyObject**)((char*)obj + p->slot_at[i]) = vals[i];
+      PyObject* v = vals[i];
+      if (frozen)
+        tracked |= !settled(v, p->kids[i]);
+      else /* a dict is a container, even when untracked */
+        tracked |= PyType_IS_GC(Py_TYPE(v)) && (PyObject_GC_IsTracked(v) || PyDict_Check(v));
+      *(PyObject**)((char*)obj + p->slot_at[i]) = v;
       vals[i] = NULL;
     }
     if (tracked) PyObject_GC_Track(obj);
