@@ -10,6 +10,7 @@ import io
 import mmap
 import os
 import random
+import re
 import struct
 import sys
 import time
@@ -854,6 +855,69 @@ def test_cpp_market_log_reads_and_matches_the_python_writer(tmp_path, backend):
     mine = log_bytes([market_log.record(i) for i in range(n)], market_log.TYPES)
     theirs = path.read_bytes()
     assert theirs[r.header.data_offset:] == mine[LogReader(mine).header.data_offset:]
+
+
+def _verdict(data: bytes, types) -> str:
+    """What reading data gives, in tests/log/log_verdicts.cpp's words: the
+    records (their index in the market mix), then how each stretch ended,
+    going on after every corruption that has a valid block after it."""
+    first_ts = 1_700_000_000_000_000_000  # market_log.record(0).ts
+    try:
+        r = LogReader(data, types)
+    except LogHeaderError:
+        return "failed"
+    out = ""
+    while True:
+        try:
+            for v in r:
+                out += f"{(v.ts - first_ts) // 1000} "
+        except LogCorruptError as e:
+            out += f"| corrupt@{e.offset}"
+            if e.resume_offset is None:
+                return out
+            out += " | "  # iterating again goes on at e.resume_offset
+            continue
+        except LogRecordError as e:
+            out += f"| error@{e.offset} | "
+            continue
+        return out + f"| {r.end}@{r.end_offset}"
+
+
+def test_damage_read_alike_by_cpp_and_python(tmp_path, backend):
+    """Every byte of a small log (header included) inverted, one bit of it
+    flipped, the log cut there, and everything from there zeroed: the C++
+    readers (log_reader over the bytes, log_stream_reader over a source of 7
+    bytes a call: tests/log/log_verdicts.cpp) and this package must return
+    the same records and end the same way at the same offsets."""
+    exe = os.environ.get("BIN_SERIALIZER_LOG_VERDICTS_EXE", "")
+    if not exe:
+        pytest.skip("BIN_SERIALIZER_LOG_VERDICTS_EXE not set (path of log_verdicts, built with the tests)")
+    import subprocess
+
+    import market_log
+    data = log_bytes([market_log.record(i) for i in range(40)], market_log.TYPES, block_bytes=160)
+    assert len(blocks_of(data)) >= 4
+    path = tmp_path / "market.bslog"
+    path.write_bytes(data)
+    got = subprocess.run([exe, str(path), "0"], check=True, capture_output=True, text=True, timeout=300)
+    lines = iter(got.stdout.splitlines())
+    ends = set()
+    for k in range(len(data)):
+        damaged = {
+            "x": data[:k] + bytes([data[k] ^ 0xFF]) + data[k + 1:],
+            "b": data[:k] + bytes([data[k] ^ (1 << (k % 8))]) + data[k + 1:],
+            "c": data[:k],
+            "z": data[:k] + bytes(len(data) - k),
+        }
+        for what, bad in damaged.items():
+            mine = _verdict(bad, market_log.TYPES)
+            for reader in ("span", "stream"):
+                head, _, theirs = next(lines).partition(f" {reader} ")
+                assert head == f"{what} {k}"
+                assert theirs == mine, (what, k, reader)
+            ends.update(["failed"] if mine == "failed" else re.findall(r"([a-z]+)@", mine))
+    assert next(lines, None) is None
+    assert ends == {"failed", "corrupt", "torn", "clean"}  # each kind of end was compared
 
 
 def test_forged_block_heads_everywhere_stay_linear(backend):

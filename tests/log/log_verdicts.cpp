@@ -1,0 +1,128 @@
+// log_verdicts: what the C++ log readers make of a damaged market log. The
+// Python package reads the same damage in python/tests/test_log.py
+// (test_damage_read_alike_by_cpp_and_python) and must find the same records
+// and the same ends: three implementations of one format, held to one
+// answer.
+//
+// Usage: log_verdicts FILE FROM
+//   FILE holds a compact log of workloads/market.hpp's three types. For
+//   every offset k from FROM to the file's size, four damages: byte k
+//   inverted ("x k"), its bit k % 8 flipped ("b k"), the file cut to k bytes
+//   ("c k"), and every byte from k on zeroed ("z k": a memory-mapped writer
+//   that died with its file grown ahead of its records). Each is read by
+//   log_reader (over the bytes) and log_stream_reader (over an istream, 7
+//   bytes at a time through its window), going on after every corruption
+//   with resume(). One line per damage and reader:
+//
+//     x 1234 span 0 1 2 3 | corrupt@1200 | 9 10 | clean@1500
+//
+//   the records as their index in the mix (market(i), found from the
+//   timestamp), then how each stretch ended: clean, torn or corrupt at an
+//   offset, "failed" (no log: the header), or "error@offset" for a record
+//   that did not decode (the reader goes on after it).
+#include <bin_serializer/bin_serializer.hpp>
+#include <bin_serializer/io/stream.hpp>
+#include <bin_serializer/log/reader.hpp>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <span>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "workloads/market.hpp"
+
+namespace bs = bin_serializer;
+
+namespace {
+
+using market_log =
+    bs::log_schema<bs::compact, workloads::Trade, workloads::Quote, workloads::Status>;
+
+constexpr std::uint64_t first_ts = 1'700'000'000'000'000'000ULL; // market(0).ts
+
+template <class Reader>
+std::string verdict(Reader& r) {
+  if (!r.ok()) return "failed";
+  std::string out;
+  for (;;) {
+    while (r.visit([&out](const auto& v) {
+      out += std::to_string((v.ts - first_ts) / 1000);
+      out += ' ';
+    })) {
+    }
+    const auto at = std::to_string(r.end_offset());
+    switch (r.end()) {
+    case bs::log_end::none: // a record that did not decode: the reader goes on
+      out += "| error@" + std::to_string(r.last_error().offset) + " | ";
+      continue;
+    case bs::log_end::clean: return out + "| clean@" + at;
+    case bs::log_end::torn: return out + "| torn@" + at;
+    case bs::log_end::corrupt:
+      out += "| corrupt@" + at;
+      if (!r.resume()) return out;
+      out += " | ";
+      continue;
+    case bs::log_end::failed: return out + "| failed";
+    }
+  }
+}
+
+// A source that hands out at most 7 bytes a call: the stream reader's window
+// is refilled at every kind of boundary.
+struct trickle {
+  std::span<const std::byte> bytes;
+  std::size_t at = 0;
+  std::size_t read_some(void* dst, std::size_t n) {
+    if (n > 7) n = 7;
+    if (n > bytes.size() - at) n = bytes.size() - at;
+    std::memcpy(dst, bytes.data() + at, n);
+    at += n;
+    return n;
+  }
+};
+
+void report(const char* what, std::size_t k, std::span<const std::byte> bytes) {
+  bs::log_reader<market_log> span_reader(bytes);
+  std::printf("%s %zu span %s\n", what, k, verdict(span_reader).c_str());
+  trickle source{bytes};
+  bs::log_stream_reader<market_log> stream_reader(source);
+  std::printf("%s %zu stream %s\n", what, k, verdict(stream_reader).c_str());
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: log_verdicts FILE FROM\n");
+    return 2;
+  }
+  std::ifstream in(argv[1], std::ios::binary);
+  const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) {
+    std::fprintf(stderr, "cannot read %s\n", argv[1]);
+    return 2;
+  }
+  const std::size_t from = std::strtoull(argv[2], nullptr, 10);
+  std::vector<std::byte> bytes(file.size());
+  std::memcpy(bytes.data(), file.data(), file.size());
+  std::vector<std::byte> zeroed(bytes.size());
+  for (std::size_t k = from; k < bytes.size(); ++k) {
+    const std::byte was = bytes[k];
+    bytes[k] = ~was;
+    report("x", k, bytes);
+    bytes[k] = was ^ static_cast<std::byte>(1U << (k % 8));
+    report("b", k, bytes);
+    bytes[k] = was;
+    report("c", k, std::span<const std::byte>(bytes).first(k));
+    std::memcpy(zeroed.data(), bytes.data(), k); // the rest stays zero
+    report("z", k, zeroed);
+  }
+  return 0;
+}
