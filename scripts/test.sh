@@ -139,12 +139,14 @@ run_python_stage() {
   else
     echo "python: could not build example_market_log in build/gcc; the C++ record log interop test is skipped"
   fi
-  # Damaged logs: the C++ readers' verdicts (tests/log/log_verdicts.cpp) against the package's.
+  # Damaged logs and vectors: the C++ library's verdicts (tests/log/log_verdicts.cpp,
+  # tests/format/vector_verdicts.cpp) against the package's.
   if [[ -f "$ROOT/build/gcc/CMakeCache.txt" ]] &&
-    cmake --build "$ROOT/build/gcc" --target log_verdicts --parallel "$jobs" >/dev/null 2>&1; then
+    cmake --build "$ROOT/build/gcc" --target log_verdicts vector_verdicts --parallel "$jobs" >/dev/null 2>&1; then
     export BIN_SERIALIZER_LOG_VERDICTS_EXE="$ROOT/build/gcc/tests/log_verdicts"
+    export BIN_SERIALIZER_VECTOR_VERDICTS_EXE="$ROOT/build/gcc/tests/vector_verdicts"
   else
-    echo "python: could not build log_verdicts in build/gcc; the C++/Python damaged-log test is skipped"
+    echo "python: could not build log_verdicts and vector_verdicts in build/gcc; the C++/Python damage tests are skipped"
   fi
   # The package is built as a wheel (compiling its C extension, which the
   # tests then require) and installed from it; the suite runs every test

@@ -109,6 +109,53 @@ TEST(StdArray, InvalidElements) {
   expect_decode_error<std::array<std::optional<int>, 2>>("00" "03", errc::invalid_value, 1);
 }
 
+// Elements that are object bytes but for their checks (a bool; a trivially
+// copyable struct holding one, checked with check_trivial_members): an input
+// too short for the whole array is truncated at the array's start, as an
+// array copied whole is and as the Python package reports
+// (python/tests/test_vectors.py compares every damaged vector); an element
+// that is there but wrong is still found where it is.
+struct Flagged {
+  std::uint32_t id;
+  bool on;
+  bool operator==(const Flagged&) const = default;
+};
+
+TEST(StdArray, TruncatedAtItsStartWhenItsCheckedElementsDoNotAllFit) {
+  expect_decode_error<std::array<bool, 3>>("", errc::truncated, 0);
+  expect_decode_error<std::array<bool, 3>>("01", errc::truncated, 0);
+  expect_decode_error<std::array<bool, 3>>("0100", errc::truncated, 0);
+  expect_decode_error<std::array<bool, 3>, portable>("0100", errc::truncated, 0);
+  expect_decode_error<std::array<bool, 3>, compact>("0100", errc::truncated, 0);
+  expect_decode_error<std::array<bool, 3>>("000102", errc::invalid_value, 2);
+  expect_decode_error<std::array<bool, 3>>("0001020304", errc::invalid_value, 2);
+
+  constexpr options checked{.check_trivial_members = true};
+  static_assert(sizeof(Flagged) == 8);
+  // Native: {id, on, three bytes of padding} twice; the second cut short.
+  expect_decode_error<std::array<Flagged, 2>, checked>(
+      "0100000001000000" "02000000", errc::truncated, 0);
+  expect_decode_error<std::array<Flagged, 2>, checked>(
+      "0100000001000000" "0200000007000000", errc::invalid_value, 12);
+  // Without the member checks the array is one copy: truncated at its start too.
+  expect_decode_error<std::array<Flagged, 2>>("0100000001000000" "02000000", errc::truncated, 0);
+  {
+    // Too short comes first from bytes in memory (a stream, which cannot
+    // tell how much follows, reads element by element and finds the 2).
+    const std::vector<std::byte> short_and_wrong = from_hex("0102");
+    BufferView view(short_and_wrong);
+    std::array<bool, 3> bools{};
+    EXPECT_FALSE(deserialize(view, bools));
+    EXPECT_EQ(view.last_error(), (error{errc::truncated, 0}));
+  }
+  const std::vector<std::byte> whole = from_hex("0100000001000000" "0200000000000000");
+  BufferView view(whole);
+  std::array<Flagged, 2> out{};
+  ASSERT_TRUE(deserialize<checked>(view, out)) << view.last_error().message();
+  EXPECT_EQ(out, (std::array<Flagged, 2>{{{1, true}, {2, false}}}));
+  EXPECT_EQ(view.remaining(), 0u);
+}
+
 TEST(StdArray, InsideFixedBuffer) {
   // Bounded: the maximum size is a compile-time capacity.
   using T = std::array<std::optional<std::int32_t>, 3>;

@@ -147,6 +147,25 @@ struct codec<std::array<T, N>> {
     detail::std_codec::refuse_pointers<R::opts, T>();
     if constexpr (detail::format_scalar<R::opts, T> && !detail::shape<R::opts, T>::validates())
       return detail::get_scalars<detail::format_of<R::opts>, T, N>(r, a.data());
+    // Elements that are object bytes but for their checks (bools, ranged
+    // enums, structs of such in the host's layout): an input too short for
+    // all of them is truncated at the array's start, as it is when they are
+    // one copy (no checks) and as the Python package reports (the failing
+    // take() records it and reads nothing); else they are all there, and
+    // read with no bounds check each (read_elements).
+    using each = detail::shape<R::opts, T>;
+    if constexpr (R::contiguous && detail::copies_in_block<R::opts, T>() && each::min_size() != 0 &&
+                  each::min_size() == each::max_size()) {
+      if (!detail::has_room(r, N * each::min_size())) [[unlikely]] {
+        (void)r.take(N * each::min_size());
+        return false;
+      }
+      return detail::std_codec::read_elements<T>(r, N, [&a](auto& in) BIN_SERIALIZER_LAMBDA_INLINE {
+        for (auto& element : a)
+          if (!::bin_serializer::deserialize_field(in, element)) return false;
+        return true;
+      });
+    }
     for (auto& element : a)
       if (!::bin_serializer::deserialize_field(r, element)) return false;
     return true;
