@@ -585,10 +585,10 @@ static PyObject* construct(const Plan* p, PyObject** vals, int untrack) {
     int tracked = frozen ? 0 : !untrack;
     for (Py_ssize_t i = 0; i < n; ++i) {
       PyObject* v = vals[i];
-      if (frozen)
-        tracked |= !settled(v, p->kids[i]);
-      else /* a dict is a container, even when untracked */
-        tracked |= PyType_IS_GC(Py_TYPE(v)) && (PyObject_GC_IsTracked(v) || PyDict_Check(v));
+      if (!tracked) /* once tracked (a mutable record without the opt-in: from the start), settled */
+        tracked = frozen ? !settled(v, p->kids[i])
+                         : /* a dict is a container, even when untracked */
+                      PyType_IS_GC(Py_TYPE(v)) && (PyObject_GC_IsTracked(v) || PyDict_Check(v));
       *(PyObject**)((char*)obj + p->slot_at[i]) = v;
       vals[i] = NULL;
     }
