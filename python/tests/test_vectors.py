@@ -61,9 +61,9 @@ def test_vector_every_truncation_fails(vec):
 
 # C++ and Python on damaged vectors: tests/format/vector_verdicts.cpp
 # (BIN_SERIALIZER_VECTOR_VERDICTS_EXE, built by scripts/test.sh) decodes every
-# vector with each byte inverted and cut at each byte, with every value
-# checked (bs::untrusted's check_trivial_members, as this package always
-# checks), and prints what it got.
+# vector with each byte inverted, its lowest bit flipped and cut at each byte,
+# with every value checked (bs::untrusted's check_trivial_members, as this
+# package always checks), and prints what it got.
 VERDICTS_EXE = os.environ.get("BIN_SERIALIZER_VECTOR_VERDICTS_EXE", "")
 
 
@@ -100,7 +100,8 @@ def test_damage_decoded_alike_by_cpp_and_python(fmt):
         hint = hint_from_descriptor(vec.schema)
         data = vec.data
         for k in range(len(data)):
-            for what, bad in (("x", data[:k] + bytes([data[k] ^ 0xFF]) + data[k + 1:]), ("c", data[:k])):
+            for what, bad in (("x", data[:k] + bytes([data[k] ^ 0xFF]) + data[k + 1:]),
+                              ("b", data[:k] + bytes([data[k] ^ 1]) + data[k + 1:]), ("c", data[:k])):
                 head = f"{fmt} {vec.name} {what} {k} "
                 line = next(lines)
                 assert line.startswith(head), (line, head)

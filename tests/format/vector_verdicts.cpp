@@ -6,12 +6,22 @@
 //
 // Usage: vector_verdicts FORMAT NAME...
 //   FORMAT: portable, compact or native (native: x86-64 hosts only, like the
-//   vectors). For each vector NAME and each offset k of it, two damages:
-//   byte k inverted ("x k") and the vector cut to k bytes ("c k"). Each is
+//   vectors). For each vector NAME and each offset k of it, three damages:
+//   byte k inverted ("x k"), its lowest bit flipped ("b k": a length, count
+//   or tag off by one) and the vector cut to k bytes ("c k"). Each is
 //   decoded into a value-initialised object of the case's type:
 //
 //     compact person x 3 ok 17 0a0b0c...     (consumed, re-encoded hex)
 //     compact person c 5 err truncated 5     (errc, offset)
+//
+//   FORMAT framed/portable, framed/compact or framed/native: the vectors of
+//   spec/vectors/framed/. A message (message_person, message_quote_id) is
+//   read with deserialize_message and re-encoded with serialize_message; an
+//   evolvable struct's bytes (evolvable_v1..3) are read as each of the three
+//   versions, the reader named after the vector ("evolvable_v3@v1": version
+//   3's bytes read as ProfileV1). The undamaged bytes come first ("i 0"):
+//
+//     framed/compact evolvable_v3@v1 i 0 ok 35 0400000002000000...
 #include <bin_serializer/bin_serializer.hpp>
 
 #include "spec/vector_cases.hpp"
@@ -42,16 +52,27 @@ std::string hex(const std::byte* p, std::size_t n) {
   return out;
 }
 
-template <bs::options Opts, class T>
+// A value (a message when Message) read from bytes, in the words above.
+template <bs::options Opts, class T, bool Message = false>
 std::string verdict(const std::string& bytes) {
   bs::BufferView view(bytes.data(), bytes.size());
   T out{};
-  if (!bs::deserialize<Opts>(view, out)) {
+  bool ok;
+  if constexpr (Message)
+    ok = bs::deserialize_message<Opts>(view, out);
+  else
+    ok = bs::deserialize<Opts>(view, out);
+  if (!ok) {
     const bs::error e = view.last_error();
     return "err " + std::string(bs::error_name(e.code)) + " " + std::to_string(e.offset);
   }
   bs::Buffer again;
-  if (!bs::serialize<Opts>(again, out)) return "reencode-failed";
+  bool written;
+  if constexpr (Message)
+    written = bs::serialize_message<Opts>(again, out);
+  else
+    written = bs::serialize<Opts>(again, out);
+  if (!written) return "reencode-failed";
   return "ok " + std::to_string(bytes.size() - view.remaining()) + " " +
          hex(again.bytes().data(), again.bytes().size());
 }
@@ -82,6 +103,9 @@ bool run(std::string_view format, std::string_view wanted) {
       file[k] = static_cast<char>(~was);
       std::printf("%.*s %.*s x %zu %s\n", static_cast<int>(format.size()), format.data(),
                   static_cast<int>(name.size()), name.data(), k, verdict<Opts, T>(file).c_str());
+      file[k] = static_cast<char>(was ^ 1);
+      std::printf("%.*s %.*s b %zu %s\n", static_cast<int>(format.size()), format.data(),
+                  static_cast<int>(name.size()), name.data(), k, verdict<Opts, T>(file).c_str());
       file[k] = was;
       std::printf("%.*s %.*s c %zu %s\n", static_cast<int>(format.size()), format.data(),
                   static_cast<int>(name.size()), name.data(), k,
@@ -89,6 +113,67 @@ bool run(std::string_view format, std::string_view wanted) {
     }
   });
   return found;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Prints "FORMAT READER WHAT K VERDICT" for the intact bytes, then the three
+// damages of every byte, each read by every reader given.
+template <class... Read>
+void damage(std::string_view format, std::string file, const Read&... readers) {
+  const auto print = [&](const char* what, std::size_t k, const std::string& bytes) {
+    (std::printf("%.*s %s %s %zu %s\n", static_cast<int>(format.size()), format.data(),
+                 readers.name.c_str(), what, k, readers.read(bytes).c_str()),
+     ...);
+  };
+  print("i", 0, file);
+  for (std::size_t k = 0; k < file.size(); ++k) {
+    const char was = file[k];
+    file[k] = static_cast<char>(~was);
+    print("x", k, file);
+    file[k] = static_cast<char>(was ^ 1);
+    print("b", k, file);
+    file[k] = was;
+    print("c", k, file.substr(0, k));
+  }
+}
+
+template <class F>
+struct reader {
+  std::string name;
+  F read;
+};
+template <class F>
+reader(std::string, F) -> reader<F>;
+
+template <bs::options Opts>
+bool run_framed(std::string_view format, std::string_view wanted) {
+  const std::string path = std::string(BIN_SERIALIZER_SPEC_DIR "/vectors/") +
+                           std::string(format) + "/" + std::string(wanted) + ".bin";
+  const std::string name(wanted);
+  const auto as = [&](auto type, std::string suffix) {
+    using T = typename decltype(type)::type;
+    return reader{name + suffix, [](const std::string& b) { return verdict<Opts, T>(b); }};
+  };
+  if (wanted == "message_person") {
+    damage(format, read_file(path), reader{name, [](const std::string& b) {
+                                             return verdict<Opts, workloads::Person, true>(b);
+                                           }});
+  } else if (wanted == "message_quote_id") {
+    damage(format, read_file(path), reader{name, [](const std::string& b) {
+                                             return verdict<Opts, vector_cases::Quote, true>(b);
+                                           }});
+  } else if (wanted == "evolvable_v1" || wanted == "evolvable_v2" || wanted == "evolvable_v3") {
+    damage(format, read_file(path), as(std::type_identity<workloads::ProfileV1>{}, "@v1"),
+           as(std::type_identity<workloads::ProfileV2>{}, "@v2"),
+           as(std::type_identity<workloads::ProfileV3>{}, "@v3"));
+  } else {
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -107,6 +192,12 @@ int main(int argc, char** argv) {
       found = run<checked<bs::compact>>(format, argv[i]);
     else if (format == "native")
       found = run<checked<bs::native>>(format, argv[i]);
+    else if (format == "framed/portable")
+      found = run_framed<checked<bs::portable>>(format, argv[i]);
+    else if (format == "framed/compact")
+      found = run_framed<checked<bs::compact>>(format, argv[i]);
+    else if (format == "framed/native")
+      found = run_framed<checked<bs::native>>(format, argv[i]);
     else {
       std::fprintf(stderr, "unknown format %s\n", argv[1]);
       return 2;
