@@ -877,6 +877,7 @@ class LogWriter:
                               f"{[(t.name, f'{t.fingerprint:#018x}', t.message_id) for t in header.types]}; "
                               f"this writer's are {self.format} "
                               f"{[(getattr(c, '__name__', c), f'{fp:#018x}', mid) for c, (fp, mid) in zip(self.types, mine)]}")
+        self._check_versions_described(path, header.types)
         reader = LogReader(data, only=[])  # framing and checksums only: no record is decoded
         for _ in reader.records(on_corruption="skip"):
             pass
@@ -887,6 +888,35 @@ class LogWriter:
         f2.truncate(cut)
         f2.seek(cut)
         return f2
+
+    def _check_versions_described(self, path: Any, file_types: list) -> None:
+        """An evolvable type has its first version's fingerprint, so a newer
+        version passes the type table's check; but the header would then
+        describe fewer fields than its records hold, and a reader with no code
+        (``cat``) could not show the others. So a description in the file must
+        list every version this writer's type has (its version_fingerprints),
+        as the C++ writer requires. A log without descriptions has nothing to
+        contradict."""
+        from .message import version_fingerprints
+        for cls, t in zip(self.types, file_types):
+            if t.description is None:
+                continue
+            try:
+                mine = version_fingerprints(cls, self.format)
+            except SchemaError:
+                continue  # not an evolvable struct: its fingerprint says all
+            try:
+                listed = json.loads(t.description).get("version_fingerprints", [])
+                described = {int(v, 16) for v in listed if isinstance(v, str)}
+            except (ValueError, AttributeError):
+                described = set()
+            for k, fp in enumerate(mine, 1):
+                if fp not in described:
+                    raise SchemaError(
+                        f"append: {os.fspath(path)} describes {t.name} without version {k} of "
+                        f"{getattr(cls, '__name__', cls)} (fingerprint {fp:#018x}), which this writer "
+                        f"writes: its records would hold fields the header does not describe; "
+                        f"start a new log")
 
     def write(self, obj: Any) -> None:
         """Appends one record (its class must be one of the writer's types)."""

@@ -450,6 +450,90 @@ def test_append_checks_the_header_and_the_tail(tmp_path):
 
 
 # ---------------------------------------------------------------------------
+# versions of a type (docs/logs.md, "Versions of a type")
+
+
+@dataclass
+class ProfV1:
+    name: str = ""
+    id: i32 = 0
+    __bin_serializer_versions__ = (2,)
+
+
+@dataclass
+class ProfV3:
+    name: str = ""
+    id: i32 = 0
+    email: str = ""
+    scores: list[float] = dataclasses.field(default_factory=list)
+    __bin_serializer_versions__ = (2, 3, 4)
+
+
+@dataclass
+class ProfV2:
+    name: str = ""
+    id: i32 = 0
+    email: str = ""
+    __bin_serializer_versions__ = (2, 3)
+
+
+def _v3_of(p: ProfV1) -> ProfV3:
+    return ProfV3(p.name, p.id)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_old_log_read_by_newer_types_and_a_new_one_by_older(fmt, tmp_path):
+    path = tmp_path / "v1.bslog"
+    with LogWriter(path, [ProfV1, Tick], format=fmt) as w:
+        w.write_all([ProfV1("Ann", 1), make_tick(1), ProfV1("Zed", 9)])
+    # A later program: its types in another order, one the file never held.
+    r = LogReader(path, [Tick, ProfV3, Note])
+    assert list(r) == [_v3_of(ProfV1("Ann", 1)), make_tick(1), _v3_of(ProfV1("Zed", 9))] and r.end == "clean"
+    newer = ProfV3("Bo", 3, "b@x.org", [1.0])
+    path3 = tmp_path / "v3.bslog"
+    with LogWriter(path3, [ProfV3, Tick], format=fmt) as w:
+        w.write_all([make_tick(2), newer])
+    assert list(LogReader(path3, [ProfV1, Tick])) == [make_tick(2), ProfV1("Bo", 3)]
+    # With no classes at all, from the descriptions: each file's own version.
+    assert [dataclasses.asdict(v) for v in LogReader(path3)][1] == dataclasses.asdict(newer)
+
+
+def test_append_by_a_newer_version_than_the_header_describes_is_refused(tmp_path):
+    path = tmp_path / "v1.bslog"
+    with LogWriter(path, [ProfV1, Tick]) as w:
+        w.write(ProfV1("Ann", 1))
+    before = path.read_bytes()
+    with pytest.raises(SchemaError, match="without version 2 of ProfV3.*start a new log"):
+        LogWriter(path, [ProfV3, Tick], append=True)
+    assert path.read_bytes() == before
+    with pytest.raises(SchemaError, match="without version 3 of ProfV3"):  # version 2 of 3 is not enough
+        LogWriter(_with(tmp_path / "v2.bslog", [ProfV2, Tick]), [ProfV3, Tick], append=True)
+    # An older version appends to a log that describes a newer one.
+    path3 = tmp_path / "v3.bslog"
+    with LogWriter(path3, [ProfV3, Tick]) as w:
+        w.write(ProfV3("Bo", 3, "b@x.org", [1.0]))
+    with LogWriter(path3, [ProfV1, Tick], append=True) as w:
+        w.write(ProfV1("Old", 2))
+    assert list(LogReader(path3, [ProfV3, Tick])) == [ProfV3("Bo", 3, "b@x.org", [1.0]), _v3_of(ProfV1("Old", 2))]
+    with LogWriter(path3, [ProfV3, Tick], append=True) as w:  # and the same version, as always
+        w.write(ProfV3("Cy", 4))
+    assert len(list(LogReader(path3, [ProfV1, Tick]))) == 3
+    # A log without descriptions has none to contradict: by fingerprint alone.
+    bare = tmp_path / "bare.bslog"
+    with LogWriter(bare, [ProfV1, Tick], descriptions=False) as w:
+        w.write(ProfV1("Ann", 1))
+    with LogWriter(bare, [ProfV3, Tick], append=True) as w:
+        w.write(ProfV3("Bo", 3))
+    assert list(LogReader(bare, [ProfV3, Tick])) == [_v3_of(ProfV1("Ann", 1)), ProfV3("Bo", 3)]
+
+
+def _with(path, types):
+    with LogWriter(path, types) as w:
+        w.write(types[0]())
+    return path
+
+
+# ---------------------------------------------------------------------------
 # types
 
 

@@ -3,6 +3,8 @@
 // damage in python/tests/test_vectors.py (test_damage_decoded_alike_by_cpp
 // _and_python) and must give the same answer: the same value (compared as
 // its re-encoding) and bytes consumed, or the same error at the same offset.
+// Each damage is also read from a stream (below: verdict), which must agree
+// with the read from memory.
 //
 // Usage: vector_verdicts FORMAT NAME...
 //   FORMAT: portable, compact or native (native: x86-64 hosts only, like the
@@ -23,12 +25,15 @@
 //
 //     framed/compact evolvable_v3@v1 i 0 ok 35 0400000002000000...
 #include <bin_serializer/bin_serializer.hpp>
+#include <bin_serializer/io/stream.hpp>
 
 #include "spec/vector_cases.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <istream>
 #include <iterator>
 #include <string>
 #include <string_view>
@@ -52,19 +57,45 @@ std::string hex(const std::byte* p, std::size_t n) {
   return out;
 }
 
-// A value (a message when Message) read from bytes, in the words above.
-template <bs::options Opts, class T, bool Message = false>
-std::string verdict(const std::string& bytes) {
-  bs::BufferView view(bytes.data(), bytes.size());
+// A streambuf over bytes that shows at most 7 of them at a time (in_avail()
+// <= 7), so that the stream reader's block is refilled inside every kind of
+// value.
+class trickle_buf : public std::streambuf {
+public:
+  explicit trickle_buf(std::string& bytes) : bytes_(bytes) {}
+
+protected:
+  int_type underflow() override {
+    if (at_ == bytes_.size()) return traits_type::eof();
+    const std::size_t n = std::min<std::size_t>(7, bytes_.size() - at_);
+    char* p = bytes_.data() + at_;
+    at_ += n;
+    setg(p, p, p + n);
+    return traits_type::to_int_type(*p);
+  }
+
+private:
+  std::string& bytes_;
+  std::size_t at_ = 0;
+};
+
+struct outcome {
+  std::string text; // "ok END HEX" or "err CODE OFFSET", as printed
+  bs::error error;  // {} when the read succeeded
+};
+
+// A value (a message when Message) read from a reader, in the words above.
+template <bs::options Opts, class T, bool Message, class R>
+outcome read_with(R& reader) {
   T out{};
   bool ok;
   if constexpr (Message)
-    ok = bs::deserialize_message<Opts>(view, out);
+    ok = bs::deserialize_message<Opts>(reader, out);
   else
-    ok = bs::deserialize<Opts>(view, out);
+    ok = bs::deserialize<Opts>(reader, out);
   if (!ok) {
-    const bs::error e = view.last_error();
-    return "err " + std::string(bs::error_name(e.code)) + " " + std::to_string(e.offset);
+    const bs::error e = reader.last_error();
+    return {"err " + std::string(bs::error_name(e.code)) + " " + std::to_string(e.offset), e};
   }
   bs::Buffer again;
   bool written;
@@ -72,14 +103,44 @@ std::string verdict(const std::string& bytes) {
     written = bs::serialize_message<Opts>(again, out);
   else
     written = bs::serialize<Opts>(again, out);
-  if (!written) return "reencode-failed";
-  return "ok " + std::to_string(bytes.size() - view.remaining()) + " " +
-         hex(again.bytes().data(), again.bytes().size());
+  if (!written) return {"reencode-failed", {}};
+  return {"ok " + std::to_string(reader.read_position()) + " " +
+              hex(again.bytes().data(), again.bytes().size()),
+          {}};
 }
 
-// Every value checked, also the bool and ranged-enum members of trivially
-// copyable structs (bs::untrusted's check_trivial_members): as the Python
-// package always checks.
+// Whether a stream's verdict is the one docs/io.md promises, given the
+// contiguous reader's: the same value and end, or the same error, with one
+// exception. A stream cannot check a length against what is left, so where
+// the contiguous reader finds a length longer than the input (truncated, at
+// the length's offset), the stream reads on, and fails further on: truncated
+// where the input runs out, or invalid_value at a byte no value can have or,
+// for a length its contents do not fill (a framed message's payload length,
+// an evolvable struct's body length), at the end that length declares, which
+// may lie past the input.
+bool stream_agrees(const outcome& contiguous, const outcome& streamed, std::size_t size) {
+  if (streamed.text == contiguous.text) return true;
+  const bs::error c = contiguous.error, s = streamed.error;
+  if (c.code != bs::errc::truncated || s.offset <= c.offset) return false;
+  return (s.code == bs::errc::truncated && s.offset <= size) || s.code == bs::errc::invalid_value;
+}
+
+// The verdict of the contiguous reader (a BufferView over the bytes). The
+// stream reader (an istream_reader with a 64-byte block, shown 7 bytes at a
+// time) must reach the same one (stream_agrees); where it does not, both are
+// printed, which the Python test reports as a difference.
+template <bs::options Opts, class T, bool Message = false>
+std::string verdict(std::string bytes) {
+  bs::BufferView view(bytes.data(), bytes.size());
+  const outcome contiguous = read_with<Opts, T, Message>(view);
+  trickle_buf buf(bytes);
+  std::istream is(&buf);
+  bs::basic_istream_reader<64> stream(is);
+  const outcome streamed = read_with<Opts, T, Message>(stream);
+  if (stream_agrees(contiguous, streamed, bytes.size())) return contiguous.text;
+  return contiguous.text + " | stream: " + streamed.text;
+}
+
 template <bs::options Format>
 constexpr bs::options checked = [] {
   bs::options o = Format;
@@ -151,8 +212,8 @@ reader(std::string, F) -> reader<F>;
 
 template <bs::options Opts>
 bool run_framed(std::string_view format, std::string_view wanted) {
-  const std::string path = std::string(BIN_SERIALIZER_SPEC_DIR "/vectors/") +
-                           std::string(format) + "/" + std::string(wanted) + ".bin";
+  const std::string path = std::string(BIN_SERIALIZER_SPEC_DIR "/vectors/") + std::string(format) +
+                           "/" + std::string(wanted) + ".bin";
   const std::string name(wanted);
   const auto as = [&](auto type, std::string suffix) {
     using T = typename decltype(type)::type;

@@ -61,11 +61,54 @@ inline constexpr log_append_t log_append{};
 
 namespace detail::log {
 
+// Whether a fingerprint is written in a description (JSON text), as
+// schema_json writes it: "0x" and 16 lowercase hex digits.
+inline bool mentions(std::string_view description, std::uint64_t fingerprint) {
+  static constexpr char digits[] = "0123456789abcdef";
+  char text[18] = {'0', 'x'};
+  for (int i = 0; i < 16; ++i) text[2 + i] = digits[(fingerprint >> (60 - 4 * i)) & 15];
+  return description.find(std::string_view(text, sizeof text)) != std::string_view::npos;
+}
+
+// An evolvable type has the fingerprint of its first version, so a newer
+// version of it passes the type table's check; but the log's header then
+// describes fewer fields than its records would hold, and a reader with no
+// code (python -m bin_serializer cat) would not see the others. So a log
+// that describes a type must list every version the writer's type has
+// (its description's version_fingerprints); else `why` names the first one
+// missing. A log written without descriptions has nothing to contradict.
+template <class T, options Opts>
+bool describes_versions_of(std::string_view description, error& why) {
+  if constexpr (evolvable_type<T>) {
+    if (description.empty()) return true;
+    bool all = true;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((all =
+            all && (mentions(description, schema_hash_upto<T, Opts, K + 1>) ||
+                    (why = error::schema(log_header_size, mismatch::fingerprint,
+                                         schema_hash_upto<T, Opts, K + 1>, schema_hash_v<T, Opts>),
+                     false))),
+       ...);
+    }(std::make_index_sequence<evolution_counts<T>.size()>{});
+    return all;
+  } else {
+    (void)description, (void)why;
+    return true;
+  }
+}
+
+template <class Types, options Opts, class... Ts>
+bool describes_every_version(const Types& types, log_schema<Opts, Ts...>*, error& why) {
+  std::size_t i = 0;
+  return (describes_versions_of<Ts, Opts>(types[i++].description, why) && ...);
+}
+
 // Reads the log `in` to its end for an appending writer (log_append here,
 // open_log_for_append in log/fd.hpp): true if a writer may go on at
 // in.valid_end(), that is, the log holds the Schema's types in its order and
 // ends cleanly, in a torn tail, or (cut_corrupt_tail) in a corrupt tail with
-// nothing valid after it. Otherwise false and `why` says what stops it.
+// nothing valid after it, and its descriptions describe every version of the
+// Schema's evolvable types. Otherwise false and `why` says what stops it.
 template <class Reader>
 bool find_append_point(Reader& in, bool cut_corrupt_tail, error& why) {
   if (!in.ok()) {
@@ -78,6 +121,8 @@ bool find_append_point(Reader& in, bool cut_corrupt_tail, error& why) {
     why = error::schema(log_header_size, mismatch::fingerprint, 0, 0);
     return false;
   }
+  if (!describes_every_version(in.types(), static_cast<typename Reader::schema*>(nullptr), why))
+    return false;
   log_record rec;
   while (in.next(rec)) {
   }
