@@ -5,8 +5,10 @@
 // recomputed first, so the records, lengths and payloads behind them are
 // fuzzed too. Checks: the readers end in a defined state with a reason, the
 // memory and stream readers return the same records and the same end, every
-// record's bytes lie inside the input, and the records read re-encode through
-// a log_writer into a log that reads back to the same values.
+// record's bytes lie inside the input, the records read re-encode through
+// a log_writer into a log that reads back to the same values, and appending
+// a record to the bytes (mode bit 1: with cut_corrupt_tail) is refused with
+// the bytes unchanged or gives a log of the records read plus the new one.
 #include "fuzz_common.hpp"
 
 #include <bin_serializer/io/stream.hpp>
@@ -99,7 +101,36 @@ outcome drain(R& r, std::size_t size) {
   return out;
 }
 
-void check(const std::vector<unsigned char>& bytes) {
+// Appending one record to the bytes (log_append): refused with the bytes as
+// they were, or the log then reads as the records read before, then the new
+// one, and ends cleanly.
+void check_append(std::span<const std::byte> bytes, const outcome& before, bool cut_corrupt_tail) {
+  bs::Buffer buf;
+  FUZZ_CHECK(buf.assign(bytes));
+  const Fix extra{42, -7, 3, 'S'};
+  {
+    bs::log_writer<S, bs::Buffer> w(buf, bs::log_append,
+                                    {.block_bytes = 64, .cut_corrupt_tail = cut_corrupt_tail});
+    if (!w.write(extra)) {
+      FUZZ_CHECK(buf.size() == bytes.size() &&
+                 (bytes.empty() || std::memcmp(buf.data(), bytes.data(), bytes.size()) == 0));
+      const bs::errc e = w.last_error().code;
+      FUZZ_CHECK(e == bs::errc::bad_header || e == bs::errc::truncated ||
+                 e == bs::errc::schema_mismatch || e == bs::errc::limit_exceeded ||
+                 e == bs::errc::corrupt);
+      return;
+    }
+    FUZZ_CHECK(w.close());
+  }
+  bs::log_reader<S> after(buf.bytes(), {.max_block_bytes = 1 << 20});
+  const outcome c = drain(after, buf.size());
+  FUZZ_CHECK(c.end == bs::log_end::clean);
+  std::vector<record> want = before.records;
+  want.emplace_back(extra);
+  FUZZ_CHECK(c.records == want);
+}
+
+void check(const std::vector<unsigned char>& bytes, bool cut_corrupt_tail) {
   const std::span<const std::byte> span(reinterpret_cast<const std::byte*>(bytes.data()),
                                         bytes.size());
   bs::log_reader<S> mem(span, {.max_block_bytes = 1 << 20});
@@ -113,6 +144,8 @@ void check(const std::vector<unsigned char>& bytes) {
   FUZZ_CHECK(a.offsets == b.offsets);
   FUZZ_CHECK(a.end == b.end);
   FUZZ_CHECK(a.error.code == b.error.code && a.error.offset == b.error.offset);
+
+  check_append(span, a, cut_corrupt_tail);
 
   if (a.records.empty()) return;
   bs::Buffer again;
@@ -136,6 +169,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (in.empty()) return 0;
   std::vector<unsigned char> bytes(data + 1, data + size);
   if ((data[0] & 1) != 0) fix_crcs(bytes);
-  check(bytes);
+  check(bytes, (data[0] & 2) != 0);
   return 0;
 }

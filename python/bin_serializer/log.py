@@ -194,8 +194,10 @@ def parse_header(buf: Any) -> LogHeader:
     """The header of the log in `buf` (bytes-like); LogHeaderError if it is not one."""
     n = len(buf)
     if n < HEADER_SIZE:
-        raise _bad(n, f"{n} bytes: a log header has 16", ErrorKind.TRUNCATED)
+        raise _bad(0, f"{n} bytes: a log header has 16", ErrorKind.TRUNCATED)
     head = bytes(buf[0:HEADER_SIZE])
+    if head[0:4] == b"\0\0\0\0":  # as the C++ reader: a header whose magic is not published yet
+        raise _bad(0, "magic still zero: a writer has not finished the header (not a log yet)", ErrorKind.TRUNCATED)
     if head[0:4] != LOG_MAGIC:
         raise _bad(0, f"magic {head[0:4].hex()}, not 42534c47 ('BSLG'): not a record log")
     if head[4] != VERSION:
@@ -213,6 +215,8 @@ def parse_header(buf: Any) -> LogHeader:
     table_length = _U32.unpack_from(head, 8)[0]
     if table_length > MAX_TABLE:
         raise _bad(8, f"table_length {table_length} is over {MAX_TABLE}")
+    if table_length == 0:
+        raise _bad(8, "table_length 0: a log holds at least one type")
     if table_length > n - HEADER_SIZE:
         raise _bad(8, f"table_length {table_length}: only {n - HEADER_SIZE} bytes follow the header",
                    ErrorKind.TRUNCATED)
@@ -803,8 +807,10 @@ class LogWriter:
     descriptions: embed each type's description (bin_serializer.schema
     format). append: continue an existing log at `target` (a path): its
     header must have the same format and the same (fingerprint, message id)
-    table in the same order; a torn tail is cut, a corrupt tail is an
-    error unless recover=True (then it is cut too).
+    table in the same order, and describe every version of an evolvable
+    class; a torn tail is cut, a corrupt tail is an error unless
+    recover=True (then it is cut too), corruption followed by valid blocks
+    always is.
     """
 
     def __init__(self, target: Any, types: "Sequence[type]", *, format: str = "compact", block_bytes: int = 4096,
@@ -881,7 +887,10 @@ class LogWriter:
         reader = LogReader(data, only=[])  # framing and checksums only: no record is decoded
         for _ in reader.records(on_corruption="skip"):
             pass
-        if reader.corruptions and not recover:
+        # recover cuts a corrupt tail: one corruption with no valid block after
+        # it. Corruption followed by valid blocks is refused either way, as the
+        # C++ writer does (its first error is the reason).
+        if reader.corruptions and not (recover and len(reader.corruptions) == 1 and reader.end == "corrupt"):
             raise reader.corruptions[0]
         cut = reader._boundary if reader.end is not None else len(data)
         f2 = open(path, "r+b", buffering=0)

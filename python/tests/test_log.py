@@ -442,6 +442,16 @@ def test_append_checks_the_header_and_the_tail(tmp_path):
         w.write(make_tick(7777))
     r = LogReader(path, [Tick])
     assert list(r) == values[:-n_last] + [make_tick(7777)] and r.end == "clean"
+    # corruption with valid blocks after it: refused even with recover=True
+    # (as the C++ writer refuses it with cut_corrupt_tail), the file untouched
+    s1, _ = blocks_of(data)[1]
+    mid = bytearray(data)
+    mid[s1 + 20] ^= 1
+    path.write_bytes(bytes(mid))
+    with pytest.raises(LogCorruptError) as ei:
+        LogWriter(path, [Tick], append=True, recover=True)
+    assert s1 <= ei.value.offset < blocks_of(data)[2][0]
+    assert path.read_bytes() == bytes(mid)
     # a clean log: appended to as it is
     path.write_bytes(data)
     with LogWriter(path, [Tick], append=True) as w:
@@ -663,7 +673,16 @@ def test_hostile_headers_fail_cleanly_and_fast():
         "description length not shortest": _header(b"\x01" + entry[:-1] + b"\x80\x00"),
         "duplicate": _header(b"\x02" + entry + entry),
         "description not utf-8": _header(b"\x01" + entry[:-1] + b"\x02\xff\xfe"),
+        "magic still zero": _header(b"\x01" + entry, magic=b"\0\0\0\0"),
+        "table_length 0": _header(b"\x01" + entry, table_length=0),
     }
+    # The header's own fields: the C++ reader's errors and offsets
+    # (tests/log/test_log_format.cpp, LogHostile.BadHeaders).
+    want = {"short": ("truncated", 0), "empty": ("truncated", 0), "magic": ("bad_header", 0),
+            "magic still zero": ("truncated", 0), "version": ("bad_header", 4), "format": ("bad_header", 5),
+            "flags": ("bad_header", 6), "big-endian flag": ("bad_header", 6), "crc": ("bad_header", 12),
+            "table_length huge": ("bad_header", 8), "table_length 0": ("bad_header", 8),
+            "table_length 2^26 short input": ("truncated", 8), "type_count 0": ("bad_header", 16)}
     for name, data in cases.items():
         t0 = time.perf_counter()
         with pytest.raises(LogHeaderError) as ei:
@@ -671,6 +690,8 @@ def test_hostile_headers_fail_cleanly_and_fast():
         assert time.perf_counter() - t0 < 1.0, name
         assert isinstance(ei.value, DecodeError) and ei.value.kind in (ErrorKind.BAD_HEADER, ErrorKind.TRUNCATED)
         assert 0 <= ei.value.offset <= max(len(data), 16), name
+        if name in want:
+            assert (ErrorKind.ERRC[ei.value.kind], ei.value.offset) == want[name], name
 
 
 def test_hostile_blocks_are_bounded():
@@ -967,12 +988,31 @@ def _verdict(data: bytes, types) -> str:
         return out + f"| {r.end}@{r.end_offset}"
 
 
+def _append_verdict(data: bytes, types, path, recover: bool) -> str:
+    """What a writer appending to data makes of it, in log_verdicts.cpp's
+    words: the log it leaves when opened and closed without a record ("kept
+    SIZE CRC32C"), or its refusal ("refused ERRC@OFFSET")."""
+    path.write_bytes(data)
+    try:
+        LogWriter(path, types, append=True, recover=recover).close()
+    except LogCorruptError as e:
+        return f"refused corrupt@{e.offset}"
+    except LogHeaderError as e:
+        return f"refused {ErrorKind.ERRC[e.kind]}@{e.offset}"
+    except SchemaError as e:
+        return f"refused schema_mismatch ({e})"
+    kept = path.read_bytes()
+    return f"kept {len(kept)} {crc32c(kept):08x}"
+
+
 def test_damage_read_alike_by_cpp_and_python(tmp_path, backend):
     """Every byte of a small log (header included) inverted, one bit of it
     flipped, the log cut there, and everything from there zeroed: the C++
     readers (log_reader over the bytes, log_stream_reader over a source of 7
     bytes a call: tests/log/log_verdicts.cpp) and this package must return
-    the same records and end the same way at the same offsets."""
+    the same records and end the same way at the same offsets; and a writer
+    appending to it (with and without recovering a corrupt tail) must leave
+    the same bytes or refuse for the same reason at the same offset."""
     exe = os.environ.get("BIN_SERIALIZER_LOG_VERDICTS_EXE", "")
     if not exe:
         pytest.skip("BIN_SERIALIZER_LOG_VERDICTS_EXE not set (path of log_verdicts, built with the tests)")
@@ -983,9 +1023,11 @@ def test_damage_read_alike_by_cpp_and_python(tmp_path, backend):
     assert len(blocks_of(data)) >= 4
     path = tmp_path / "market.bslog"
     path.write_bytes(data)
+    append_path = tmp_path / "append.bslog"
     got = subprocess.run([exe, str(path), "0"], check=True, capture_output=True, text=True, timeout=300)
     lines = iter(got.stdout.splitlines())
     ends = set()
+    appends = set()
     for k in range(len(data)):
         damaged = {
             "x": data[:k] + bytes([data[k] ^ 0xFF]) + data[k + 1:],
@@ -1000,8 +1042,24 @@ def test_damage_read_alike_by_cpp_and_python(tmp_path, backend):
                 assert head == f"{what} {k}"
                 assert theirs == mine, (what, k, reader)
             ends.update(["failed"] if mine == "failed" else re.findall(r"([a-z]+)@", mine))
+            for recover in (False, True):
+                mode = "append-cut" if recover else "append"
+                head, _, theirs = next(lines).partition(f" {mode} ")
+                assert head == f"{what} {k}"
+                appended = _append_verdict(bad, market_log.TYPES, append_path, recover)
+                appends.add("kept" if appended.startswith("kept") else appended.split("@")[0])
+                if not bad:  # nothing yet: each writes a new log, with its own language's descriptions
+                    assert theirs.startswith("kept ") and appended.startswith("kept "), (what, k, mode)
+                    continue
+                if theirs.startswith("refused corrupt@") and appended.startswith("refused corrupt@"):
+                    # C++'s error is at the bad field, LogCorruptError.offset at its block
+                    assert int(appended[16:]) <= int(theirs[16:]) < len(bad), (what, k, mode)
+                    continue
+                assert theirs == appended, (what, k, mode)
     assert next(lines, None) is None
     assert ends == {"failed", "corrupt", "torn", "clean"}  # each kind of end was compared
+    # ... and each answer of an appending writer
+    assert appends == {"kept", "refused bad_header", "refused truncated", "refused corrupt"}, appends
 
 
 def test_forged_block_heads_everywhere_stay_linear(backend):

@@ -19,10 +19,14 @@
 //   the records as their index in the mix (market(i), found from the
 //   timestamp), then how each stretch ended: clean, torn or corrupt at an
 //   offset, "failed" (no log: the header), or "error@offset" for a record
-//   that did not decode (the reader goes on after it).
+//   that did not decode (the reader goes on after it). Then two lines for a
+//   writer that appends to the damaged log ("append", and "append-cut" with
+//   cut_corrupt_tail): the log it leaves ("kept SIZE CRC32C") or its refusal
+//   ("refused corrupt@1200").
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/io/stream.hpp>
 #include <bin_serializer/log/reader.hpp>
+#include <bin_serializer/log/writer.hpp>
 
 #include <cstdint>
 #include <cstdio>
@@ -88,12 +92,32 @@ struct trickle {
   }
 };
 
+// What a writer appending to the bytes makes of them (log_append over a
+// Buffer holding them, with cut_corrupt_tail as given), opened and closed
+// without a record: "kept SIZE CRC" (the log it leaves: its size and its
+// CRC32C) or "refused ERRC@OFFSET".
+std::string append_verdict(std::span<const std::byte> bytes, bool cut_corrupt_tail) {
+  bs::Buffer buf;
+  if (!buf.assign(bytes)) return "no memory";
+  bs::log_writer<market_log, bs::Buffer> w(buf, bs::log_append,
+                                           {.cut_corrupt_tail = cut_corrupt_tail});
+  if (!w.close())
+    return "refused " + std::string(bs::error_name(w.last_error().code)) + "@" +
+           std::to_string(w.last_error().offset);
+  char crc[9];
+  std::snprintf(crc, sizeof crc, "%08x",
+                static_cast<unsigned>(bs::crc32c::compute(buf.data(), buf.size())));
+  return "kept " + std::to_string(buf.size()) + " " + crc;
+}
+
 void report(const char* what, std::size_t k, std::span<const std::byte> bytes) {
   bs::log_reader<market_log> span_reader(bytes);
   std::printf("%s %zu span %s\n", what, k, verdict(span_reader).c_str());
   trickle source{bytes};
   bs::log_stream_reader<market_log> stream_reader(source);
   std::printf("%s %zu stream %s\n", what, k, verdict(stream_reader).c_str());
+  std::printf("%s %zu append %s\n", what, k, append_verdict(bytes, false).c_str());
+  std::printf("%s %zu append-cut %s\n", what, k, append_verdict(bytes, true).c_str());
 }
 
 } // namespace

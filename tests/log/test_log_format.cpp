@@ -526,6 +526,38 @@ TEST(LogAppend, RecoversFromATornTail) {
   EXPECT_EQ(other.size(), before);
 }
 
+// Appending to nothing yet (an empty Buffer, a new file mapped with
+// mode::append) starts a new log, as open_log_for_append and the Python
+// writer do: the recorder's first run needs no special case.
+TEST(LogAppend, AnEmptyOutputGetsANewLog) {
+  bs::Buffer buf;
+  {
+    bs::log_writer<market_compact, bs::Buffer> w(buf, bs::log_append);
+    for (std::size_t i = 0; i < 30; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+    ASSERT_TRUE(w.close());
+    EXPECT_EQ(w.cut_bytes(), 0U);
+  }
+  EXPECT_EQ(bytes_of(buf), bytes_of(write_market<market_compact>(30)));
+
+  const auto path = temp_file("append_new");
+  std::filesystem::remove(path);
+  for (std::size_t run = 0; run < 2; ++run) { // created, then appended to
+    bs::MappedFile file;
+    ASSERT_TRUE(file.open(path.c_str(), bs::MappedFile::mode::append));
+    bs::log_writer<market_compact, bs::MappedFile> w(file, bs::log_append);
+    for (std::size_t i = 30 * run; i < 30 * run + 30; ++i)
+      ASSERT_TRUE(log_test::write_record(w, market(i)));
+    ASSERT_TRUE(w.close());
+    file.close();
+  }
+  const std::string both = read_file(path);
+  bs::log_reader<market_compact> r{
+      std::span<const std::byte>(reinterpret_cast<const std::byte*>(both.data()), both.size())};
+  expect_prefix<market_compact>(read_all<market_compact>(r), 60);
+  EXPECT_EQ(r.end(), log_end::clean);
+  std::filesystem::remove(path);
+}
+
 TEST(LogAppend, CorruptTailIsCutOnlyWhenAsked) {
   bs::Buffer buf = write_market<market_compact>(300, {.block_bytes = 256});
   std::vector<std::byte> log = bytes_of(buf);
@@ -551,6 +583,11 @@ TEST(LogAppend, CorruptTailIsCutOnlyWhenAsked) {
   {
     bs::log_writer<market_compact, bs::Buffer> w(mid, bs::log_append, {.cut_corrupt_tail = true});
     EXPECT_FALSE(w.write(Trade{}));
+    // The reason is the corruption, though the search for a block after it
+    // (which found one) ended the reading without an error.
+    EXPECT_EQ(w.last_error().code, errc::corrupt);
+    EXPECT_GE(w.last_error().offset, blocks[1]);
+    EXPECT_LT(w.last_error().offset, blocks[2]);
   }
   EXPECT_EQ(mid.size(), mid_size);
 }
@@ -574,6 +611,13 @@ TEST(LogHostile, BadHeaders) {
   EXPECT_EQ(open_with({}), (bs::error{errc::truncated, 0}));
   EXPECT_EQ(open_with({g.begin(), g.begin() + 15}), (bs::error{errc::truncated, 0}));
   EXPECT_EQ(open_with(patched(0, 'X')), (bs::error{errc::bad_header, 0}));
+  // A header whose magic is still zero: a writer has not published it yet.
+  EXPECT_EQ(open_with(std::vector<std::byte>(g.size())), (bs::error{errc::truncated, 0}));
+  EXPECT_EQ(open_with(patched(8, 0)),
+            (bs::error{errc::bad_header, 12})); // a CRC that no longer fits
+  auto no_table = g;
+  for (std::size_t i = 8; i < 12; ++i) no_table[i] = std::byte{0};
+  EXPECT_EQ(open_with(no_table), (bs::error{errc::bad_header, 8})); // a log holds a type
   EXPECT_EQ(open_with(patched(4, 2)), (bs::error{errc::bad_header, 4}));
   EXPECT_EQ(open_with(patched(5, 9)), (bs::error{errc::bad_header, 5}));
   EXPECT_EQ(open_with(patched(6, 1)),
@@ -585,8 +629,8 @@ TEST(LogHostile, BadHeaders) {
   auto huge = g;
   huge[8] = huge[9] = huge[10] = std::byte{0};
   huge[11] = std::byte{4};
-  EXPECT_EQ(open_with(huge), (bs::error{errc::truncated, 16}));
-  huge[11] = std::byte{5}; // over the spec's limit
+  EXPECT_EQ(open_with(huge), (bs::error{errc::truncated, 8})); // at the length that claims it
+  huge[11] = std::byte{5};                                     // over the spec's limit
   EXPECT_EQ(open_with(huge), (bs::error{errc::bad_header, 8}));
   // Hand-made tables with a valid CRC: no types, too many, duplicates, trailing bytes.
   auto with_table = [](std::string table) {

@@ -485,7 +485,8 @@ private:
       return;
     }
     if (!win_.ensure(0, log_header_size + h.table_length)) {
-      (void)stop(log_end::failed, win_.source_failed() ? errc::io_error : errc::truncated, 16, 0);
+      // A declared length longer than the input: truncated at the length.
+      (void)stop(log_end::failed, win_.source_failed() ? errc::io_error : errc::truncated, 8, 0);
       return;
     }
     const unsigned char* table = win_.at(log_header_size);

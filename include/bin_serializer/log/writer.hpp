@@ -126,9 +126,12 @@ bool find_append_point(Reader& in, bool cut_corrupt_tail, error& why) {
   log_record rec;
   while (in.next(rec)) {
   }
+  // The error where the reading stopped: resume() below clears it when it
+  // finds a valid block after a corruption, which is then the reason.
+  const error stopped = in.last_error();
   const bool ends_well = in.end() == log_end::clean || in.end() == log_end::torn ||
                          (in.end() == log_end::corrupt && cut_corrupt_tail && !in.resume());
-  if (!ends_well) why = in.last_error();
+  if (!ends_well) why = stopped;
   return ends_well;
 }
 
@@ -147,31 +150,20 @@ public:
 
   // Writes the file header.
   explicit log_writer(B& out, log_write_options o = {}) : out_(out), o_(clamped(o)) {
-    std::string h = detail::log::header_bytes<Schema>(o_.descriptions);
-    if constexpr (in_place) {
-      // Published like a block: the magic last, so a crash mid-header leaves
-      // a log that reads as not yet written (truncated), not a bad header.
-      const std::size_t at = out_.size();
-      const std::string magic = h.substr(0, 4);
-      h.replace(0, 4, 4, '\0');
-      if (!out_.write(h.data(), h.size())) {
-        (void)fail_io(errc::io_error);
-        return;
-      }
-      std::atomic_signal_fence(std::memory_order_release);
-      std::memcpy(reinterpret_cast<unsigned char*>(out_.data()) + at, magic.data(), 4);
-    } else if (!out_.write(h.data(), h.size())) {
-      (void)fail_io(errc::io_error);
-    }
+    write_header();
   }
 
   // Appends to the log `out` holds (a Buffer or MappedFile with its bytes):
   // checks that its header is this Schema's, cuts a torn tail, and goes on
-  // after the last valid block. For a file descriptor, recover it first with
-  // recover_log_file() and pass an fd_writer at the end of it.
+  // after the last valid block; an empty `out` gets the header of a new log.
+  // For a file descriptor, open it with open_log_for_append (log/fd.hpp) and
+  // pass an fd_writer at the end of it.
   log_writer(B& out, log_append_t, log_write_options o = {}) : out_(out), o_(clamped(o)) {
     if constexpr (in_place) {
-      recover_in_place();
+      if (out_.size() == 0)
+        write_header(); // nothing yet (a new file): a new log, as open_log_for_append makes
+      else
+        recover_in_place();
     }
   }
 
@@ -346,6 +338,25 @@ private:
       if (!out_.flush()) return fail_io(errc::io_error);
     }
     return true;
+  }
+
+  void write_header() {
+    std::string h = detail::log::header_bytes<Schema>(o_.descriptions);
+    if constexpr (in_place) {
+      // Published like a block: the magic last, so a crash mid-header leaves
+      // a log that reads as not yet written (truncated), not a bad header.
+      const std::size_t at = out_.size();
+      const std::string magic = h.substr(0, 4);
+      h.replace(0, 4, 4, '\0');
+      if (!out_.write(h.data(), h.size())) {
+        (void)fail_io(errc::io_error);
+        return;
+      }
+      std::atomic_signal_fence(std::memory_order_release);
+      std::memcpy(reinterpret_cast<unsigned char*>(out_.data()) + at, magic.data(), 4);
+    } else if (!out_.write(h.data(), h.size())) {
+      (void)fail_io(errc::io_error);
+    }
   }
 
   void recover_in_place() {
