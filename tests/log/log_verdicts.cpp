@@ -22,16 +22,21 @@
 //   that did not decode (the reader goes on after it). Then two lines for a
 //   writer that appends to the damaged log ("append", and "append-cut" with
 //   cut_corrupt_tail): the log it leaves ("kept SIZE CRC32C") or its refusal
-//   ("refused corrupt@1200").
+//   ("refused corrupt@1200"), the same in memory (a Buffer) and through a
+//   file (open_log_for_append).
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/io/stream.hpp>
+#include <bin_serializer/log/fd.hpp>
 #include <bin_serializer/log/reader.hpp>
 #include <bin_serializer/log/writer.hpp>
+
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <span>
@@ -92,22 +97,56 @@ struct trickle {
   }
 };
 
+std::string kept(const std::byte* p, std::size_t n) {
+  char crc[9];
+  std::snprintf(crc, sizeof crc, "%08x", static_cast<unsigned>(bs::crc32c::compute(p, n)));
+  return "kept " + std::to_string(n) + " " + crc;
+}
+
+std::string refused(const bs::error& e) {
+  return "refused " + std::string(bs::error_name(e.code)) + "@" + std::to_string(e.offset);
+}
+
 // What a writer appending to the bytes makes of them (log_append over a
 // Buffer holding them, with cut_corrupt_tail as given), opened and closed
 // without a record: "kept SIZE CRC" (the log it leaves: its size and its
-// CRC32C) or "refused ERRC@OFFSET".
+// CRC32C) or "refused ERRC@OFFSET". The same bytes in a file given to
+// open_log_for_append (which reads them with log_stream_reader) must give
+// the same; where they do not, both are printed.
 std::string append_verdict(std::span<const std::byte> bytes, bool cut_corrupt_tail) {
-  bs::Buffer buf;
-  if (!buf.assign(bytes)) return "no memory";
-  bs::log_writer<market_log, bs::Buffer> w(buf, bs::log_append,
-                                           {.cut_corrupt_tail = cut_corrupt_tail});
-  if (!w.close())
-    return "refused " + std::string(bs::error_name(w.last_error().code)) + "@" +
-           std::to_string(w.last_error().offset);
-  char crc[9];
-  std::snprintf(crc, sizeof crc, "%08x",
-                static_cast<unsigned>(bs::crc32c::compute(buf.data(), buf.size())));
-  return "kept " + std::to_string(buf.size()) + " " + crc;
+  std::string in_memory;
+  {
+    bs::Buffer buf;
+    if (!buf.assign(bytes)) return "no memory";
+    bs::log_writer<market_log, bs::Buffer> w(buf, bs::log_append,
+                                             {.cut_corrupt_tail = cut_corrupt_tail});
+    in_memory = w.close() ? kept(buf.data(), buf.size()) : refused(w.last_error());
+  }
+  std::string through_fd;
+  {
+    const std::string path = std::filesystem::temp_directory_path() /
+                             ("log_verdicts_" + std::to_string(::getpid()) + ".bsl");
+    {
+      std::ofstream out(path, std::ios::binary | std::ios::trunc);
+      out.write(reinterpret_cast<const char*>(bytes.data()),
+                static_cast<std::streamsize>(bytes.size()));
+    }
+    bs::error e;
+    const int fd = bs::open_log_for_append<market_log>(path.c_str(), e,
+                                                       {.cut_corrupt_tail = cut_corrupt_tail});
+    if (fd < 0) {
+      through_fd = refused(e);
+    } else {
+      ::close(fd);
+      std::ifstream in(path, std::ios::binary);
+      const std::string file((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+      through_fd = kept(reinterpret_cast<const std::byte*>(file.data()), file.size());
+    }
+    std::filesystem::remove(path);
+  }
+  // An empty input: each writes the header of a new log, the same bytes.
+  return through_fd == in_memory ? in_memory : in_memory + " | fd: " + through_fd;
 }
 
 void report(const char* what, std::size_t k, std::span<const std::byte> bytes) {
