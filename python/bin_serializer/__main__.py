@@ -33,7 +33,9 @@ the description or a file cannot be read.
 docs/wire-format.md section 13; ``-``: standard input) as one JSON object
 per line, ``{"type": index, "name": name, "value": value}`` (values as for
 ``dump``), reading the records with the types built from the descriptions the
-log embeds (no user code is imported). ``--type`` (repeatable: a type index,
+log embeds (no user code is imported); fields a newer version of an evolvable
+struct appended, which its description does not name, are kept and printed
+as ``"__unknown__"`` (``dump`` does the same). ``--type`` (repeatable: a type index,
 or a type name with or without its C++ namespace) prints only those types.
 At a corruption it writes ``corrupt log at offset N ...`` to standard error
 and goes on at the next valid block. Exit status: 0 the log ends cleanly, 1
@@ -262,7 +264,7 @@ def _dump(args: argparse.Namespace) -> int:
             print(f"bin_serializer dump: --custom {c}: {e}", file=sys.stderr)
             return 2
     try:
-        root = load(text, customs, raw_strings=args.raw_strings)
+        root = load(text, customs, raw_strings=args.raw_strings, keep_unknown=True)
         fmt = parse(text)["format"]  # load() checked it
         codec = compile_codec(root, fmt)
         if not args.framed and codec.fixed_size == 0:
@@ -321,7 +323,7 @@ def _cat(args: argparse.Namespace) -> int:
         only: "list[Any] | None" = None
         if args.type:
             only = [int(t) if t.isdigit() else t for t in args.type]
-        reader = LogReader(source, only=only, customs=customs, raw_strings=args.raw_strings)
+        reader = LogReader(source, only=only, customs=customs, raw_strings=args.raw_strings, keep_unknown=True)
     except OSError as e:
         print(f"bin_serializer cat: {e}", file=sys.stderr)
         return 2

@@ -496,7 +496,9 @@ class LogReader:
     with or without its C++ namespace, or the class name) or type indices of
     the records to return; the others are skipped unread. max_block_bytes:
     a block with a larger body is treated as corrupt (memory bound). customs,
-    raw_strings: passed to ``schema.load`` for types built from descriptions.
+    raw_strings, keep_unknown: passed to ``schema.load`` for types built from
+    descriptions (keep_unknown: an evolvable struct keeps the fields a newer
+    writer appended, ``types.unknown_fields``, as ``cat`` shows them).
     untracked: records whose fields hold no container (numbers, strings,
     bytes, None, other such records) are left out of the cycle collector,
     as msgspec's ``Struct(gc=False)`` does: faster to make and to keep, but a
@@ -511,7 +513,7 @@ class LogReader:
 
     def __init__(self, source: Any, types: "Sequence[type] | None" = None, *, only: "Sequence[Any] | None" = None,
                  max_block_bytes: int = 64 << 20, customs: "dict | None" = None, raw_strings: bool = False,
-                 untracked: bool = False) -> None:
+                 untracked: bool = False, keep_unknown: bool = False) -> None:
         if max_block_bytes < 1:
             raise ValueError("max_block_bytes must be positive")
         self._buf, self._closer = _open_source(source)
@@ -524,6 +526,7 @@ class LogReader:
         self.max_block_bytes = min(max_block_bytes, MAX_BODY)
         self._customs = dict(customs or {})
         self._raw_strings = raw_strings
+        self._keep_unknown = bool(keep_unknown)
         self._untracked = bool(untracked)
         self.end: "str | None" = None
         self.end_offset: "int | None" = None
@@ -586,7 +589,8 @@ class LogReader:
             from . import schema
             from .message import message_id, schema_hash
             try:
-                cls = schema.load(t.description, self._customs, raw_strings=self._raw_strings)
+                cls = schema.load(t.description, self._customs, raw_strings=self._raw_strings,
+                                  keep_unknown=self._keep_unknown)
                 desc_fmt = schema.parse(t.description)["format"]
             except DescriptionError as e:
                 raise DescriptionError(f"log type {index} ({t.name}): {e}") from None

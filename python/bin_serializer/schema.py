@@ -156,9 +156,11 @@ _RESERVED = {"Annotated", "Any", "dataclass", "Variant", "Monostate", "DurationO
 
 
 class _Gen:
-    def __init__(self, fmt: str, customs: Mapping[str, Any], raw_strings: bool = False) -> None:
+    def __init__(self, fmt: str, customs: Mapping[str, Any], raw_strings: bool = False,
+                 keep_unknown: bool = False) -> None:
         self.fmt = fmt
         self.raw_strings = raw_strings
+        self.keep_unknown = keep_unknown  # every evolvable struct keeps the fields it does not know
         self.customs = customs
         self.custom_names: dict = {}  # C++ name -> module-level alias
         self.used: set = set(_RESERVED)  # module-level names: markers, classes, custom aliases
@@ -377,6 +379,7 @@ class _Gen:
             raise DescriptionError(f"{where}: 'keeps_unknown' must be true or false, not {keep!r:.40}")
         if keep and versions is None:
             raise DescriptionError(f"{where}: 'keeps_unknown' on a struct that is not evolvable")
+        keep = keep or (self.keep_unknown and versions is not None)
         bulk = None
         if "bulk" in node:
             bulk = _int(node, "bulk", where, 1, 1 << 32)
@@ -470,7 +473,7 @@ def _default(hint: Any, hexstr: str, fmt: str) -> Any:
 
 
 def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, str] | None",
-            raw_strings: bool = False) -> "tuple[str, _Gen]":
+            raw_strings: bool = False, keep_unknown: bool = False) -> "tuple[str, _Gen]":
     where = "description"
     version = _need(desc, "bin_serializer_schema", int, where)
     if version != 1:
@@ -488,7 +491,7 @@ def _source(desc: dict, customs: Mapping[str, Any], custom_imports: "dict[str, s
         if (not isinstance(versions, list) or len(vf) != len(versions)
                 or not all(isinstance(x, str) and re.fullmatch(r"0x[0-9a-f]{16}", x) for x in vf)):
             raise DescriptionError("version_fingerprints: one 0x-hex fingerprint per version of an evolvable type")
-    g = _Gen(fmt, customs, raw_strings)
+    g = _Gen(fmt, customs, raw_strings, keep_unknown)
     root = g.hint(_need(desc, "type", dict, where), "type", 0, [])
     is_struct = desc["type"].get("kind") in ("struct", "evolvable")
     if mid and not is_struct:
@@ -581,7 +584,7 @@ def generate(description: Any, customs: "Mapping[str, str] | None" = None, *, ra
 
 
 def load(description: Any, customs: "Mapping[str, Any] | None" = None, *, check_fingerprint: bool = True,
-         raw_strings: bool = False) -> Any:
+         raw_strings: bool = False, keep_unknown: bool = False) -> Any:
     """The root type of a description, built at run time: a dataclass for a
     struct (nested structs are nested dataclasses), with the description's
     message id, evolvable versions and, in native, whether C++ copies it as a
@@ -592,12 +595,16 @@ def load(description: Any, customs: "Mapping[str, Any] | None" = None, *, check_
     skips that, for a description written by hand). raw_strings: every
     ``std::string`` (a string of 1-byte characters) is ``bytes``
     (``Annotated[bytes, Text(1)]``) instead of ``str``, for strings that are
-    not UTF-8 text."""
-    return _load(parse(description), dict(customs or {}), check_fingerprint, raw_strings)
+    not UTF-8 text. keep_unknown: every evolvable struct keeps the fields a
+    newer writer appended (``types.unknown_fields``), as if the description
+    said ``"keeps_unknown": true``: what a reader with no code of its own
+    (``cat``, ``dump``) shows rather than drops."""
+    return _load(parse(description), dict(customs or {}), check_fingerprint, raw_strings, keep_unknown)
 
 
-def _load(desc: dict, customs: dict, check_fingerprint: bool, raw_strings: bool = False) -> Any:
-    source, g = _source(desc, customs, None, raw_strings)
+def _load(desc: dict, customs: dict, check_fingerprint: bool, raw_strings: bool = False,
+          keep_unknown: bool = False) -> Any:
+    source, g = _source(desc, customs, None, raw_strings, keep_unknown)
     import typing
     ns: dict = {"__name__": __name__}  # dataclass() looks the module up in sys.modules
     try:

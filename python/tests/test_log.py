@@ -763,6 +763,26 @@ def test_cat(tmp_path, capsys):
     assert ei.value.code == 2
 
 
+def test_cat_shows_fields_its_descriptions_do_not_know(tmp_path, capsys):
+    """Records of a newer version of an evolvable type than the header
+    describes (blocks of a ProfV3 log after a ProfV1 log's header: what an
+    append by a newer version made before appending checked the versions, or
+    a nested evolvable struct that gained a field): cat shows the fields it
+    has no names for as "__unknown__", never drops them silently."""
+    import json
+    old = log_bytes([ProfV1("Ann", 1)], [ProfV1, Tick])
+    newer = log_bytes([ProfV3("Bo", 3, "b@x.org", [1.0])], [ProfV3, Tick], descriptions=False)
+    path = tmp_path / "mixed.bslog"
+    path.write_bytes(old + newer[LogReader(newer).header.data_offset:])
+    assert cli(["cat", str(path)]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert lines[0]["value"] == {"name": "Ann", "id": 1}
+    tail = encode("b@x.org", "compact", schema=str) + encode([1.0], "compact", schema=list[float])
+    assert lines[1]["value"] == {"name": "Bo", "id": 3, "__unknown__": {"count": 2, "data": tail.hex()}}
+    # A reader given the classes reads every field, as ever.
+    assert list(LogReader(path, [ProfV3, Tick])) == [ProfV3("Ann", 1), ProfV3("Bo", 3, "b@x.org", [1.0])]
+
+
 def test_cat_stdin(tmp_path):
     import subprocess
     data = log_bytes([make_tick(3)], [Tick])
