@@ -719,6 +719,15 @@ def test_dump_retired_and_unknown(tmp_path, capsys):
     rc, lines, _ = _run_dump(["--schema", str(tmp_path / "old.json"), str(tmp_path / "m.bin")], capsys)
     assert rc == 0
     assert lines[0]["value"] == {"id": 1, "__unknown__": {"count": 1, "data": "03"}}
+    # A description that does not say keeps_unknown: dump keeps them all the same (a reader with
+    # no code of its own shows what it has no names for), while schema.load drops them by default.
+    plain_d = DOC(EV("ns::P", [2], [F("id", U(4)), F("old", U(2), retired=True)]))
+    (tmp_path / "plain.json").write_text(json.dumps(plain_d))
+    rc, lines, _ = _run_dump(["--schema", str(tmp_path / "plain.json"), str(tmp_path / "m.bin")], capsys)
+    assert rc == 0 and lines[0]["value"] == {"id": 1, "__unknown__": {"count": 1, "data": "03"}}
+    from bin_serializer.types import unknown_fields
+    assert unknown_fields(decode(schema.load(plain_d), encode(New(id=1, old=2, x=3)))).count == 0
+    assert unknown_fields(decode(schema.load(plain_d, keep_unknown=True), encode(New(id=1, old=2, x=3)))).count == 1
 
 
 # ---- both codecs agree (the compiled one models retired and kept fields too) -------------------
