@@ -24,6 +24,12 @@
 //   3's bytes read as ProfileV1). The undamaged bytes come first ("i 0"):
 //
 //     framed/compact evolvable_v3@v1 i 0 ok 35 0400000002000000...
+//
+//   FORMAT frames/portable, frames/compact or frames/native (NAME: "stream"):
+//   three framed messages back to back, walked frame by frame (see
+//   walk_frames below), with the same damages:
+//
+//     frames/compact stream x 30 0:0:66 | bad_header@90
 #include <bin_serializer/bin_serializer.hpp>
 #include <bin_serializer/io/stream.hpp>
 
@@ -237,6 +243,51 @@ bool run_framed(std::string_view format, std::string_view wanted) {
   return true;
 }
 
+// A stream of framed messages walked frame by frame (read_message_header,
+// skip_message_payload): "OFFSET:TYPE_ID:PAYLOAD_LENGTH " per frame, then
+// "| ERRC@OFFSET" where the walk stopped (end_of_stream at a clean end).
+template <class R>
+outcome walk_frames(R& r) {
+  std::string out;
+  for (;;) {
+    const std::size_t at = r.read_position();
+    bs::message_header h;
+    if (!bs::read_message_header(r, h) || !bs::skip_message_payload(r, h)) break;
+    out += std::to_string(at) + ":" + std::to_string(h.type_id) + ":" +
+           std::to_string(h.payload_length) + " ";
+  }
+  const bs::error e = r.last_error();
+  return {out + "| " + std::string(bs::error_name(e.code)) + "@" + std::to_string(e.offset), e};
+}
+
+// FORMAT frames/F: message_person, message_quote_id and message_person of
+// spec/vectors/framed/F back to back, intact ("i 0") and damaged at every
+// byte, walked in memory and from a stream (which must agree; where it does
+// not, both are printed).
+bool run_frames(std::string_view format) {
+  const std::string dir = std::string(BIN_SERIALIZER_SPEC_DIR "/vectors/framed/") +
+                          std::string(format.substr(format.find('/') + 1)) + "/";
+  const std::string person = read_file(dir + "message_person.bin");
+  const std::string quote = read_file(dir + "message_quote_id.bin");
+  if (person.empty() || quote.empty()) return false;
+  const auto walk = [](std::string bytes) {
+    bs::BufferView view(bytes.data(), bytes.size());
+    const outcome in_memory = walk_frames(view);
+    trickle_buf buf(bytes);
+    std::istream is(&buf);
+    bs::basic_istream_reader<64> stream(is);
+    const outcome streamed = walk_frames(stream);
+    // The same frames, and the same end but for what a stream cannot check.
+    const auto frames = [](const std::string& t) { return t.substr(0, t.find('|')); };
+    if (frames(streamed.text) == frames(in_memory.text) &&
+        stream_agrees(in_memory, streamed, bytes.size()))
+      return in_memory.text;
+    return in_memory.text + " | stream: " + streamed.text;
+  };
+  damage(format, person + quote + person, reader{"stream", walk});
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -259,6 +310,8 @@ int main(int argc, char** argv) {
       found = run_framed<checked<bs::compact>>(format, argv[i]);
     else if (format == "framed/native")
       found = run_framed<checked<bs::native>>(format, argv[i]);
+    else if (format.starts_with("frames/"))
+      found = run_frames(format);
     else {
       std::fprintf(stderr, "unknown format %s\n", argv[1]);
       return 2;
