@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "workloads/evolving.hpp"
+#include "workloads/market.hpp"
 
 namespace bs = bin_serializer;
 using bs::errc;
@@ -29,12 +30,8 @@ using workloads::ProfileV3;
 
 namespace {
 
-struct Tick {
-  std::uint64_t ts = 0;
-  double px = 0;
-  bool operator==(const Tick&) const = default;
-};
-struct Halt { // a type the old logs never held
+using Tick = workloads::Trade; // a type that stays as it is
+struct Halt {                  // a type the old logs never held
   std::uint64_t ts = 0;
   std::string reason;
   bool operator==(const Halt&) const = default;
@@ -89,7 +86,7 @@ ProfileV1 as_v1(const ProfileV3& p) { return {.name = p.name, .id = p.id}; }
 template <bs::options Opts>
 void old_log_read_by_a_later_program() {
   const ProfileV1 a{"Ann", 1}, b{"Zed", 9};
-  const bs::Buffer log = write_log<v1_log<Opts>>({}, a, Tick{1, 2.5}, b);
+  const bs::Buffer log = write_log<v1_log<Opts>>({}, a, Tick{1, 25, 3, 'B'}, b);
   bs::log_reader<v3_later<Opts>> r(log.bytes());
   ASSERT_TRUE(r.ok());
   // File types by fingerprint: ProfileV3's is its first version's, V1's.
@@ -98,16 +95,17 @@ void old_log_read_by_a_later_program() {
   const auto got = read_all<v3_later<Opts>>(log.bytes());
   using R = any_record<v3_later<Opts>>;
   // The fields V1 did not have read as V3's defaults (Limits{10, 3} included).
-  EXPECT_EQ(got, (std::vector<R>{as_v3(a), Tick{1, 2.5}, as_v3(b)}));
+  EXPECT_EQ(got, (std::vector<R>{as_v3(a), Tick{1, 25, 3, 'B'}, as_v3(b)}));
 }
 
 template <bs::options Opts>
 void new_log_read_by_an_older_program() {
   const ProfileV3 c = workloads::make_profile_v3();
-  const bs::Buffer log = write_log<v3_log<Opts>>({}, Tick{7, 1.0}, c);
+  const bs::Buffer log = write_log<v3_log<Opts>>({}, Tick{7, 10, 1, 'S'}, c);
   const auto got = read_all<v1_log<Opts>>(log.bytes());
   using R = any_record<v1_log<Opts>>;
-  EXPECT_EQ(got, (std::vector<R>{Tick{7, 1.0}, as_v1(c)})); // the fields it does not know skipped
+  EXPECT_EQ(got,
+            (std::vector<R>{Tick{7, 10, 1, 'S'}, as_v1(c)})); // the fields it does not know skipped
   // A typed read too.
   bs::log_reader<v1_log<Opts>> r(log.bytes());
   Tick t;
