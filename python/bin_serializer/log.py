@@ -798,6 +798,20 @@ class LogReader:
         self.close()
 
 
+def _unpublished(data: bytes, header: bytes) -> bool:
+    """Whether data is what a writer of `header` leaves when it dies before
+    publishing it (the C++ writer's rule, log/writer.hpp): a prefix of the
+    header's bytes, the magic written or still zero (it is stored last), then
+    zeros. No reader ever found a log there, so an appending writer starts
+    it anew, losing nothing."""
+    n = min(len(data), len(header))
+    zero_magic = data[:min(n, 4)] == bytes(min(n, 4))
+    i = 0
+    while i < n and (data[i] == header[i] or (i < 4 and zero_magic and data[i] == 0)):
+        i += 1
+    return data.count(0, i) == len(data) - i
+
+
 class LogWriter:
     """Writes a record log.
 
@@ -875,11 +889,18 @@ class LogWriter:
     def _open_append(self, path: Any, entries: list, recover: bool) -> Any:
         with open(path, "rb") as f:
             data = f.read()
-        if not data:  # an empty file: a new log
+        fresh = build_header(self.format, entries)
+        try:
+            header = parse_header(data) if data else None
+        except LogHeaderError as e:
+            # a header its writer died before publishing: nothing was readable
+            if e.kind != ErrorKind.TRUNCATED or not _unpublished(data, fresh):
+                raise
+            header = None
+        if header is None:  # an empty file, or nothing readable yet: a new log
             f2 = open(path, "wb", buffering=0)
-            f2.write(build_header(self.format, entries))
+            f2.write(fresh)
             return f2
-        header = parse_header(data)
         mine = [(fp, mid) for fp, mid, _ in entries]
         theirs = [(t.fingerprint, t.message_id) for t in header.types]
         if header.format != self.format or mine != theirs:

@@ -108,7 +108,8 @@ std::string refused(const bs::error& e) {
 }
 
 // What a writer appending to the bytes makes of them (log_append over a
-// Buffer holding them, with cut_corrupt_tail as given), opened and closed
+// Buffer holding them, with cut_corrupt_tail as given, and no descriptions,
+// so that a header it writes anew is the same as Python's), opened and closed
 // without a record: "kept SIZE CRC" (the log it leaves: its size and its
 // CRC32C) or "refused ERRC@OFFSET". The same bytes in a file given to
 // open_log_for_append (which reads them with log_stream_reader) must give
@@ -118,8 +119,8 @@ std::string append_verdict(std::span<const std::byte> bytes, bool cut_corrupt_ta
   {
     bs::Buffer buf;
     if (!buf.assign(bytes)) return "no memory";
-    bs::log_writer<market_log, bs::Buffer> w(buf, bs::log_append,
-                                             {.cut_corrupt_tail = cut_corrupt_tail});
+    bs::log_writer<market_log, bs::Buffer> w(
+        buf, bs::log_append, {.descriptions = false, .cut_corrupt_tail = cut_corrupt_tail});
     in_memory = w.close() ? kept(buf.data(), buf.size()) : refused(w.last_error());
   }
   std::string through_fd;
@@ -132,8 +133,8 @@ std::string append_verdict(std::span<const std::byte> bytes, bool cut_corrupt_ta
                 static_cast<std::streamsize>(bytes.size()));
     }
     bs::error e;
-    const int fd = bs::open_log_for_append<market_log>(path.c_str(), e,
-                                                       {.cut_corrupt_tail = cut_corrupt_tail});
+    const int fd = bs::open_log_for_append<market_log>(
+        path.c_str(), e, {.descriptions = false, .cut_corrupt_tail = cut_corrupt_tail});
     if (fd < 0) {
       through_fd = refused(e);
     } else {
@@ -145,7 +146,6 @@ std::string append_verdict(std::span<const std::byte> bytes, bool cut_corrupt_ta
     }
     std::filesystem::remove(path);
   }
-  // An empty input: each writes the header of a new log, the same bytes.
   return through_fd == in_memory ? in_memory : in_memory + " | fd: " + through_fd;
 }
 

@@ -131,11 +131,11 @@ void crash_many(output how, bs::log_flush policy, int rounds) {
     total += o.records;
     nonempty += o.records != 0;
     // Every fourth round: append after the crash, then read it all back.
-    if (round % 4 == 0 && std::filesystem::exists(path) && std::filesystem::file_size(path) >= 64) {
+    // Whatever the kill left, the header itself unfinished included.
+    if (round % 4 == 0 && std::filesystem::exists(path)) {
       bs::error e;
       std::uint64_t cut = 0;
       const int fd = bs::open_log_for_append<S>(path.c_str(), e, {}, &cut);
-      if (fd < 0 && e.code == bs::errc::truncated) continue; // header itself torn
       ASSERT_GE(fd, 0) << bs::error_name(e.code) << " at " << e.offset;
       {
         bs::fd_writer out(fd);

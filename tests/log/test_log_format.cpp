@@ -7,6 +7,7 @@
 #include <bin_serializer/buffer/mapped_file.hpp>
 #include <bin_serializer/io/fd.hpp>
 #include <bin_serializer/io/stream.hpp>
+#include <bin_serializer/log/fd.hpp>
 #include <bin_serializer/log/reader.hpp>
 #include <bin_serializer/log/writer.hpp>
 
@@ -556,6 +557,95 @@ TEST(LogAppend, AnEmptyOutputGetsANewLog) {
   expect_prefix<market_compact>(read_all<market_compact>(r), 60);
   EXPECT_EQ(r.end(), log_end::clean);
   std::filesystem::remove(path);
+}
+
+// A writer killed before it published the header (its magic is stored last)
+// leaves the header's bytes or a prefix of them, the magic perhaps still
+// zero, then zeros (a MappedFile grows ahead). No reader ever found a log
+// there, so appending starts a new one; any other bytes are refused as before.
+TEST(LogAppend, AHeaderNeverPublishedIsStartedAnew) {
+  const std::vector<std::byte> header = bytes_of(write_market<market_compact>(0));
+  auto zero_magic = header;
+  for (std::size_t i = 0; i < 4; ++i) zero_magic[i] = std::byte{0};
+  auto grown = zero_magic;
+  grown.resize(header.size() + 4096);
+  const std::vector<std::vector<std::byte>> unpublished = {
+      zero_magic,
+      grown,
+      {header.begin(), header.begin() + 10},         // a prefix, magic written
+      {zero_magic.begin(), zero_magic.begin() + 40}, // a prefix, magic zero
+      std::vector<std::byte>(4096),                  // nothing written yet
+      std::vector<std::byte>(3)};
+  for (const auto& bytes : unpublished) {
+    bs::Buffer buf;
+    ASSERT_TRUE(buf.assign(bytes));
+    {
+      bs::log_writer<market_compact, bs::Buffer> w(buf, bs::log_append);
+      for (std::size_t i = 0; i < 5; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+      ASSERT_TRUE(w.close());
+      EXPECT_EQ(w.cut_bytes(), bytes.size());
+    }
+    EXPECT_EQ(bytes_of(buf), bytes_of(write_market<market_compact>(5)));
+
+    // The same through a file descriptor.
+    const auto path = temp_file("unpublished");
+    {
+      std::ofstream(path, std::ios::binary)
+          .write(reinterpret_cast<const char*>(bytes.data()),
+                 static_cast<std::streamsize>(bytes.size()));
+    }
+    bs::error e;
+    std::uint64_t cut = 0;
+    const int fd = bs::open_log_for_append<market_compact>(path.c_str(), e, {}, &cut);
+    ASSERT_GE(fd, 0) << bs::error_name(e.code);
+    EXPECT_EQ(cut, bytes.size());
+    {
+      bs::fd_writer out(fd);
+      bs::log_writer<market_compact, bs::fd_writer> w(out, bs::log_append);
+      for (std::size_t i = 0; i < 5; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+      ASSERT_TRUE(w.close());
+    }
+    ::close(fd);
+    const auto as_bytes = [](const std::string& f) {
+      const auto* p = reinterpret_cast<const std::byte*>(f.data());
+      return std::vector<std::byte>(p, p + f.size());
+    };
+    EXPECT_EQ(as_bytes(read_file(path)), bytes_of(write_market<market_compact>(5)));
+
+    // And mapped (mode::append), as a recorder that maps its log reopens it.
+    {
+      std::ofstream(path, std::ios::binary | std::ios::trunc)
+          .write(reinterpret_cast<const char*>(bytes.data()),
+                 static_cast<std::streamsize>(bytes.size()));
+    }
+    {
+      bs::MappedFile file;
+      ASSERT_TRUE(file.open(path.c_str(), bs::MappedFile::mode::append));
+      bs::log_writer<market_compact, bs::MappedFile> w(file, bs::log_append);
+      for (std::size_t i = 0; i < 5; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+      ASSERT_TRUE(w.close());
+      file.close();
+    }
+    EXPECT_EQ(as_bytes(read_file(path)), bytes_of(write_market<market_compact>(5)));
+    std::filesystem::remove(path);
+  }
+
+  // Not that: a byte after the unpublished header (a block's, maybe), or
+  // another schema's header. Refused, untouched.
+  auto tail = grown;
+  tail.back() = std::byte{1};
+  const std::vector<std::byte> other =
+      bytes_of(write_market<log_test::market_schema<bs::portable>>(0));
+  for (const auto& bytes : {tail, std::vector<std::byte>(other.begin(), other.begin() + 20)}) {
+    bs::Buffer buf;
+    ASSERT_TRUE(buf.assign(bytes));
+    {
+      bs::log_writer<market_compact, bs::Buffer> w(buf, bs::log_append);
+      EXPECT_FALSE(w.write(std::get<Trade>(market(0))));
+      EXPECT_EQ(w.last_error().code, errc::truncated);
+    }
+    EXPECT_EQ(bytes_of(buf), bytes);
+  }
 }
 
 TEST(LogAppend, CorruptTailIsCutOnlyWhenAsked) {

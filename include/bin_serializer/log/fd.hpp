@@ -7,9 +7,12 @@
 //   bin_serializer::fd_writer out(fd);
 //   bin_serializer::log_writer<market_log, bin_serializer::fd_writer> log(out, bin_serializer::log_append);
 //
-// A missing or empty file gets the header; an existing log must be of this
-// Schema (its format and type table); a torn tail is cut (ftruncate), so the
-// next block follows the last one sealed. What was cut: cut_bytes.
+// A missing or empty file gets the header, and so does one whose header its
+// writer died before publishing (the header's bytes or a prefix of them, the
+// magic perhaps still zero, then zeros: nothing was readable); an existing
+// log must be of this Schema (its format and type table); a torn tail is cut
+// (ftruncate), so the next block follows the last one sealed. What was cut:
+// cut_bytes.
 #pragma once
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -18,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -28,6 +32,33 @@
 #include "writer.hpp"
 
 namespace bin_serializer {
+
+namespace detail::log {
+
+// Whether the file's bytes are a header its writer died before publishing
+// (writer.hpp, header_prefix): read back a block at a time.
+inline bool unpublished_file(int fd, std::uint64_t size, std::string_view header) {
+  unsigned char block[1 << 16];
+  bool matching = true, zero_magic = false;
+  for (std::uint64_t at = 0; at < size;) {
+    const std::size_t want =
+        size - at < sizeof block ? static_cast<std::size_t>(size - at) : sizeof block;
+    const ssize_t got = ::pread(fd, block, want, static_cast<off_t>(at));
+    if (got <= 0) return false;
+    const auto n = static_cast<std::size_t>(got);
+    if (at == 0) zero_magic = starts_zero(block, n);
+    std::size_t i = 0;
+    if (matching) {
+      i = header_prefix(block, n, header, static_cast<std::size_t>(at), zero_magic);
+      matching = i == n;
+    }
+    if (!all_zero(block + i, n - i)) return false;
+    at += n;
+  }
+  return true;
+}
+
+} // namespace detail::log
 
 template <class Schema>
 int open_log_for_append(const char* path, error& e, log_write_options o = {},
@@ -59,7 +90,21 @@ int open_log_for_append(const char* path, error& e, log_write_options o = {},
     fd_reader in(fd);
     log_stream_reader<Schema> log(in);
     error why;
-    if (!detail::log::find_append_point(log, o.cut_corrupt_tail, why)) return fail(why);
+    if (!detail::log::find_append_point(log, o.cut_corrupt_tail, why)) {
+      // A header its writer died before publishing: nothing was ever
+      // readable, so the log begins anew (as log_writer's log_append does).
+      const std::string h = detail::log::header_bytes<Schema>(o.descriptions);
+      if (log.ok() || why.code != errc::truncated ||
+          !detail::log::unpublished_file(fd, static_cast<std::uint64_t>(st.st_size), h))
+        return fail(why);
+      fd_writer out(fd);
+      if (::ftruncate(fd, 0) != 0 || ::lseek(fd, 0, SEEK_SET) != 0 ||
+          !out.write(h.data(), h.size()) || !out.flush())
+        return fail({errc::io_error, 0});
+      if (cut_bytes != nullptr) *cut_bytes = static_cast<std::uint64_t>(st.st_size);
+      e = {};
+      return fd;
+    }
     end = log.valid_end();
   }
   if (static_cast<std::uint64_t>(st.st_size) > end) {

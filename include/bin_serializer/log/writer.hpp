@@ -103,6 +103,31 @@ bool describes_every_version(const Types& types, log_schema<Opts, Ts...>*, error
   return (describes_versions_of<Ts, Opts>(types[i++].description, why) && ...);
 }
 
+// A writer of `header` that dies before publishing it leaves a prefix of
+// its bytes, the magic either written or still zero (writers that publish
+// the header store the magic last), then zeros. If a file is that, no reader
+// ever found a log in it, and an appending writer starts it anew, losing
+// nothing. These two functions test it a piece at a time: how many of the n
+// bytes at p, which sit at offset `at` of the file, match the header
+// (zero_magic: the file's first bytes are zero), and whether bytes are zero.
+inline bool starts_zero(const unsigned char* p, std::size_t n) {
+  return n >= 1 && std::memcmp(p, "\0\0\0\0", n < 4 ? n : 4) == 0;
+}
+inline std::size_t header_prefix(const unsigned char* p, std::size_t n, std::string_view header,
+                                 std::size_t at, bool zero_magic) {
+  std::size_t i = 0;
+  while (i < n && at + i < header.size() &&
+         (p[i] == static_cast<unsigned char>(header[at + i]) ||
+          (at + i < 4 && zero_magic && p[i] == 0)))
+    ++i;
+  return i;
+}
+inline bool all_zero(const unsigned char* p, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (p[i] != 0) return false;
+  return true;
+}
+
 // Reads the log `in` to its end for an appending writer (log_append here,
 // open_log_for_append in log/fd.hpp): true if a writer may go on at
 // in.valid_end(), that is, the log holds the Schema's types in its order and
@@ -340,6 +365,23 @@ private:
     return true;
   }
 
+  // A header its writer died before publishing (its bytes, or a prefix of
+  // them, the magic perhaps still zero, then zeros): nothing in the output
+  // was ever readable, so it is zeroed and a new log begins (cut_bytes() says
+  // how much was dropped). False, changing nothing, for any other bytes.
+  bool restart_unpublished() {
+    const std::string h = detail::log::header_bytes<Schema>(o_.descriptions);
+    auto* p = reinterpret_cast<unsigned char*>(out_.data());
+    const std::size_t n = out_.size();
+    const std::size_t k = detail::log::header_prefix(p, n, h, 0, detail::log::starts_zero(p, n));
+    if (!detail::log::all_zero(p + k, n - k)) return false;
+    std::memset(p, 0, n);
+    cut_ = n;
+    out_.set_size(0);
+    write_header();
+    return true;
+  }
+
   void write_header() {
     std::string h = detail::log::header_bytes<Schema>(o_.descriptions);
     if constexpr (in_place) {
@@ -361,6 +403,7 @@ private:
 
   void recover_in_place() {
     log_reader<Schema> in(out_.bytes());
+    if (!in.ok() && in.last_error().code == errc::truncated && restart_unpublished()) return;
     if (!detail::log::find_append_point(in, o_.cut_corrupt_tail, err_)) {
       dead_ = true;
       return;
