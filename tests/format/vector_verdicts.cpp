@@ -154,6 +154,11 @@ constexpr bs::options checked = [] {
   return o;
 }();
 
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 template <bs::options Opts>
 bool run(std::string_view format, std::string_view wanted) {
   bool found = false;
@@ -163,8 +168,7 @@ bool run(std::string_view format, std::string_view wanted) {
     using T = std::remove_cvref_t<decltype(value)>;
     const std::string path = std::string(BIN_SERIALIZER_SPEC_DIR "/vectors/") +
                              std::string(format) + "/" + std::string(name) + ".bin";
-    std::ifstream in(path, std::ios::binary);
-    std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string file = read_file(path);
     for (std::size_t k = 0; k < file.size(); ++k) {
       const char was = file[k];
       file[k] = static_cast<char>(~was);
@@ -180,11 +184,6 @@ bool run(std::string_view format, std::string_view wanted) {
     }
   });
   return found;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // Prints "FORMAT READER WHAT K VERDICT" for the intact bytes, then the three

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -61,36 +62,28 @@ inline constexpr log_append_t log_append{};
 
 namespace detail::log {
 
-// Whether a fingerprint is written in a description (JSON text), as
-// schema_json writes it: "0x" and 16 lowercase hex digits.
-inline bool mentions(std::string_view description, std::uint64_t fingerprint) {
-  static constexpr char digits[] = "0123456789abcdef";
-  char text[18] = {'0', 'x'};
-  for (int i = 0; i < 16; ++i) text[2 + i] = digits[(fingerprint >> (60 - 4 * i)) & 15];
-  return description.find(std::string_view(text, sizeof text)) != std::string_view::npos;
-}
-
 // An evolvable type has the fingerprint of its first version, so a newer
 // version of it passes the type table's check; but the log's header then
 // describes fewer fields than its records would hold, and a reader with no
 // code (python -m bin_serializer cat) would not see the others. So a log
 // that describes a type must list every version the writer's type has
-// (its description's version_fingerprints); else `why` names the first one
-// missing. A log written without descriptions has nothing to contradict.
+// (its description's version_fingerprints, each a JSON string as schema_json
+// writes it); else `why` names the first one missing. A log written without
+// descriptions has nothing to contradict.
 template <class T, options Opts>
 bool describes_versions_of(std::string_view description, error& why) {
   if constexpr (evolvable_type<T>) {
     if (description.empty()) return true;
-    bool all = true;
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      ((all =
-            all && (mentions(description, schema_hash_upto<T, Opts, K + 1>) ||
-                    (why = error::schema(log_header_size, mismatch::fingerprint,
-                                         schema_hash_upto<T, Opts, K + 1>, schema_hash_v<T, Opts>),
-                     false))),
-       ...);
+    constexpr auto versions = []<std::size_t... K>(std::index_sequence<K...>) {
+      return std::array{schema_hash_upto<T, Opts, K + 1>...};
     }(std::make_index_sequence<evolution_counts<T>.size()>{});
-    return all;
+    for (const std::uint64_t fp : versions) {
+      if (description.find(describe::hex64(fp).text) == std::string_view::npos) {
+        why = error::schema(log_header_size, mismatch::fingerprint, fp, schema_hash_v<T, Opts>);
+        return false;
+      }
+    }
+    return true;
   } else {
     (void)description, (void)why;
     return true;
@@ -175,7 +168,7 @@ public:
 
   // Writes the file header.
   explicit log_writer(B& out, log_write_options o = {}) : out_(out), o_(clamped(o)) {
-    write_header();
+    write_header(detail::log::header_bytes<Schema>(o_.descriptions));
   }
 
   // Appends to the log `out` holds (a Buffer or MappedFile with its bytes):
@@ -186,7 +179,8 @@ public:
   log_writer(B& out, log_append_t, log_write_options o = {}) : out_(out), o_(clamped(o)) {
     if constexpr (in_place) {
       if (out_.size() == 0)
-        write_header(); // nothing yet (a new file): a new log, as open_log_for_append makes
+        // nothing yet (a new file): a new log, as open_log_for_append makes
+        write_header(detail::log::header_bytes<Schema>(o_.descriptions));
       else
         recover_in_place();
     }
@@ -378,12 +372,11 @@ private:
     std::memset(p, 0, n);
     cut_ = n;
     out_.set_size(0);
-    write_header();
+    write_header(h);
     return true;
   }
 
-  void write_header() {
-    std::string h = detail::log::header_bytes<Schema>(o_.descriptions);
+  void write_header(std::string h) {
     if constexpr (in_place) {
       // Published like a block: the magic last, so a crash mid-header leaves
       // a log that reads as not yet written (truncated), not a bad header.
