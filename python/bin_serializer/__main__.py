@@ -4,6 +4,7 @@
     python -m bin_serializer check OLD.json NEW.json
     python -m bin_serializer dump --schema DESCRIPTION.json FILE... [--framed] [--custom ...] [--raw-strings]
     python -m bin_serializer cat LOG [--type NAME_OR_INDEX ...] [--custom ...] [--raw-strings]
+    python -m bin_serializer info LOG [--json]
 
 ``generate`` writes the typed Python module of a C++ type description
 (``bin_serializer::schema_json<T, Opts>()``, docs/schema.md): its dataclasses,
@@ -42,6 +43,16 @@ and goes on at the next valid block. Exit status: 0 the log ends cleanly, 1
 corruption (or a record that cannot be read: an error line, then it stops),
 2 usage or a bad header, 3 a torn tail (``torn tail at offset N`` on
 standard error: a writer died inside its last block).
+
+``info`` summarises a record log without decoding it (``LogReader.tally``:
+the blocks' CRCs and framing are checked, so the counts are of the records
+``cat`` would print): its format, size and header size, one row per type
+(index, records, message id, fingerprint, the described name and, for an
+evolvable type, how many versions its description lists; ``(no
+description)`` for a log written without them), each corruption, and how the
+log ends. ``--json`` prints the same as one JSON object (``file``, ``bytes``,
+``format``, ``header_bytes``, ``types``, ``records``, ``end``,
+``end_offset``, ``corruptions``). Exit status as for ``cat``.
 """
 
 from __future__ import annotations
@@ -384,6 +395,63 @@ def _cat(args: argparse.Namespace) -> int:
     return status
 
 
+def _info(args: argparse.Namespace) -> int:
+    import json
+    from .errors import LogHeaderError
+    from .log import LogReader
+    name = "<stdin>" if args.file == "-" else args.file
+    try:
+        source = sys.stdin.buffer.read() if args.file == "-" else args.file
+        reader = LogReader(source)
+    except OSError as e:
+        print(f"bin_serializer info: {e}", file=sys.stderr)
+        return 2
+    except LogHeaderError as e:
+        print(f"bin_serializer info: {name}: bad header: {e}", file=sys.stderr)
+        return 2
+    with reader:
+        size = len(reader._buf)
+        counts = reader.tally(on_corruption="skip")
+        header = reader.header
+        types: "list[dict[str, Any]]" = []
+        for t, n in zip(header.types, counts):
+            entry: "dict[str, Any]" = {"index": t.index, "name": t.name, "message_id": t.message_id,
+                                       "fingerprint": f"{t.fingerprint:#018x}", "described": t.description is not None,
+                                       "records": n}
+            try:  # an evolvable type's description lists its versions
+                versions = json.loads(t.description).get("version_fingerprints") if t.description else None
+            except (ValueError, AttributeError, RecursionError):
+                versions = None
+            if isinstance(versions, list):
+                entry["versions"] = len(versions)
+            types.append(entry)
+        corruptions = [{"offset": e.offset, "resume_offset": e.resume_offset, "detail": e.detail}
+                       for e in reader.corruptions]
+        end, end_offset = reader.end, reader.end_offset
+    status = 1 if corruptions else 3 if end == "torn" else 0
+    if args.json:
+        sys.stdout.write(_dumps({"file": name, "bytes": size, "format": header.format,
+                                 "header_bytes": header.data_offset, "types": types, "records": sum(counts),
+                                 "end": end, "end_offset": end_offset, "corruptions": corruptions}) + "\n")
+        return status
+    out = [f"{name}: record log, format {header.format}, {size} bytes (header {header.data_offset})",
+           f"{'type':>6} {'records':>12}  {'message id':<10}  {'fingerprint':<18}  name"]
+    for row in types:
+        label = row["name"] if row["name"] is not None else "(no description)"
+        if "versions" in row:
+            label += f" ({row['versions']} version{'s' if row['versions'] != 1 else ''})"
+        out.append(f"{row['index']:>6} {row['records']:>12}  {row['message_id']:#010x}  {row['fingerprint']}  "
+                   f"{label}")
+    for c in corruptions:
+        where = (f"going on at offset {c['resume_offset']}" if c["resume_offset"] is not None
+                 else "nothing valid follows")
+        out.append(f"corrupt at offset {c['offset']}: {c['detail']}; {where}")
+    how = {"clean": "ends cleanly", "torn": "ends in a torn tail", "corrupt": "ends in corruption"}.get(str(end))
+    out.append(f"{sum(counts)} records; the log {how} at offset {end_offset}")
+    sys.stdout.write("\n".join(out) + "\n")
+    return status
+
+
 def _corrupt_note(name: str, err: Any) -> None:
     sys.stdout.flush()
     where = (f"; going on at the next valid block, offset {err.resume_offset}" if err.resume_offset is not None
@@ -435,6 +503,14 @@ def main(argv: "Sequence[str] | None" = None) -> int:
                      help="the Python hint of a type with its own C++ codec, as for generate; repeatable")
     cat.add_argument("--raw-strings", action="store_true", help="std::string fields as bytes (printed as hex)")
     cat.set_defaults(run=_cat)
+    inf = sub.add_parser("info", help="summarise a record log: its types and how many records of each",
+                         description="Print a record log's format, its type table (index, records, message id, "
+                                     "fingerprint, described name) and how it ends, counting the records without "
+                                     "decoding them (no descriptions needed). Exit status as for cat: 0 clean end, "
+                                     "1 corruption, 2 usage or bad header, 3 torn tail.")
+    inf.add_argument("file", metavar="FILE", help="the log ('-': standard input)")
+    inf.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+    inf.set_defaults(run=_info)
     args = parser.parse_args(argv)
     return int(args.run(args))
 

@@ -145,9 +145,11 @@ class LogCorruptError(DecodeError):
     ``corrupt_block``. ``offset``: the boundary; ``resume_offset``: the next
     valid block (where a reader may go on), or None when nothing valid
     follows; ``records``: raised by ``LogReader.read_all``, the records read
-    before it (else None)."""
+    before it (else None); ``counts``: raised by ``LogReader.tally``, the
+    records of each type counted before it (else None)."""
 
     records: "list[Any] | None" = None
+    counts: "list[int] | None" = None
 
     def __init__(self, kind: str, offset: int, path: str = "", detail: str = "",
                  needed: "int | None" = None, resume_offset: "int | None" = None) -> None:

@@ -390,6 +390,14 @@ def _next_valid(buf: Any, x: int, end: int, ntypes: int, max_body: int) -> "int 
         at += 1
 
 
+class _Count:
+    """LogReader.tally's stand-in for a codec: takes a payload whole."""
+
+    @staticmethod
+    def fast_decode(payload: Any, pos: int) -> "tuple[None, int]":
+        return None, len(payload) - pos
+
+
 class _Decoders:
     """What a block walk does with each file type's records: decode them
     (a Codec), skip them (None) or refuse them (False)."""
@@ -662,6 +670,34 @@ class LogReader:
     def resume(self) -> Iterator[Any]:
         """After a LogCorruptError: the records from the next valid block on."""
         return self.records()
+
+    def tally(self, on_corruption: str = "raise") -> "list[int]":
+        """How many records of each file type (a list by type index) from
+        where the reader stands to the end, decoding none: the blocks' CRCs
+        and framing are checked as when reading, so the counts are of the
+        records reading would return, and the reader ends as iterating
+        would (``end``, ``end_offset``, ``corruptions``; "raise" and
+        "skip" as for ``records()``, a LogCorruptError carrying the counts so
+        far in ``counts``). No class or description is needed (a log written
+        without descriptions is counted too), but ``only`` is ignored. The
+        walk is in Python (about 1 M records/s): for ``info``, not for data."""
+        if on_corruption not in ("raise", "skip"):
+            raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
+        counts = [0] * len(self.header.types)
+        saved = self._decoders
+        counting = _Decoders.__new__(_Decoders)
+        counting.codecs, counting.c = [_Count] * len(counts), None  # the Python walk: it takes any codec
+        self._decoders = counting
+        try:
+            for batch in self._batches(on_corruption == "skip", True):
+                for index, _ in batch:
+                    counts[index] += 1
+        except LogCorruptError as e:
+            e.counts = counts
+            raise
+        finally:
+            self._decoders = saved
+        return counts
 
     def _batches(self, skip: bool, pairs: bool, whole: bool = False) -> "Iterator[list]":
         buf = self._buf

@@ -818,6 +818,96 @@ def test_cat_stdin(tmp_path):
     assert p.returncode == 3 and p.stdout == b"" and b"torn tail" in p.stderr
 
 
+def test_info(tmp_path, capsys):
+    import json
+    values = [make_tick(1), make_person(), Note(2, "x", []), make_tick(2), make_tick(3)] * 20
+    data = log_bytes(values, [Tick, Person, Note], block_bytes=100)
+    path = tmp_path / "i.bslog"
+    path.write_bytes(data)
+    header = LogReader(data).header
+    assert cli(["info", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{path}: record log, format compact, {len(data)} bytes (header {header.data_offset})"
+    assert [line.split()[:2] for line in out[2:5]] == [["0", "60"], ["1", "20"], ["2", "20"]]
+    assert out[2].split()[-1] == "Tick" and f"{schema_hash(Person, 'compact'):#018x}" in out[3]
+    assert out[-1] == f"100 records; the log ends cleanly at offset {len(data)}"
+    assert cli(["info", "--json", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["records"] == 100 and doc["end"] == "clean" and doc["corruptions"] == []
+    assert [(t["name"], t["records"], t["described"]) for t in doc["types"]] == [
+        ("Tick", 60, True), ("Person", 20, True), ("Note", 20, True)]
+    assert doc["bytes"] == len(data) and doc["header_bytes"] == header.data_offset
+    blocks = blocks_of(data)
+    # torn: the records of the blocks before the last, which a reader returns
+    path.write_bytes(data[:-3])
+    assert cli(["info", "--json", str(path)]) == 3
+    doc = json.loads(capsys.readouterr().out)
+    kept = sum(records_per_block(data, [Tick, Person, Note])[:-1])
+    assert doc["records"] == kept and (doc["end"], doc["end_offset"]) == ("torn", blocks[-1][0])
+    # a corrupt block: counted out, listed, and the walk goes on after it
+    bad = bytearray(data)
+    bad[blocks[1][0] + 17] ^= 1
+    path.write_bytes(bytes(bad))
+    assert cli(["info", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"corrupt at offset {blocks[1][0]}" in out and f"going on at offset {blocks[2][0]}" in out
+    assert out.splitlines()[-1].startswith(f"{100 - records_per_block(data, [Tick, Person, Note])[1]} records")
+    # no descriptions: counted all the same; an evolvable type's versions are shown
+    path.write_bytes(log_bytes([make_tick(1)] * 3, [Tick], descriptions=False))
+    assert cli(["info", str(path)]) == 0
+    row = capsys.readouterr().out.splitlines()[2]
+    assert row.split()[:2] == ["0", "3"] and row.endswith("(no description)")
+    path.write_bytes(log_bytes([ProfV3("a", 1)], [ProfV3, Tick]))
+    assert cli(["info", str(path)]) == 0
+    assert "ProfV3 (3 versions)" in capsys.readouterr().out
+    path.write_bytes(b"not a log at all")
+    assert cli(["info", str(path)]) == 2
+    assert "bad header" in capsys.readouterr().err
+    assert cli(["info", str(tmp_path / "missing")]) == 2
+
+
+def test_tally_counts_what_reading_returns(backend):
+    """tally() checks what reading checks: on randomly damaged logs its
+    counts are those of the records records(on_corruption="skip") returns,
+    and it ends the same way; with "raise" it stops at the first corruption
+    with the counts before it."""
+    types = [Person, Note, Tick]
+    values = [make_person(), Note(1, "abc", ["x"]), make_tick(3), Note(-7, "", [])] * 30
+    data = log_bytes(values, types, block_bytes=100)
+    start = blocks_of(data)[0][0]
+    rng = random.Random(11)
+    for _ in range(150):
+        bad = bytearray(data)
+        for _ in range(rng.randrange(1, 4)):
+            bad[rng.randrange(start, len(bad))] = rng.randrange(256)
+        if rng.random() < 0.3:
+            bad = bad[:rng.randrange(start, len(bad))]
+        bad = bytes(bad)
+        read = LogReader(bad, types)
+        want = [0, 0, 0]
+        for index, _ in read.records(on_corruption="skip", with_index=True):
+            want[index] += 1
+        counted = LogReader(bad)
+        assert counted.tally(on_corruption="skip") == want
+        assert (counted.end, counted.end_offset) == (read.end, read.end_offset)
+        assert [(c.offset, c.resume_offset) for c in counted.corruptions] == [
+            (c.offset, c.resume_offset) for c in read.corruptions]
+        if read.corruptions:
+            first = LogReader(bad)
+            with pytest.raises(LogCorruptError) as ei:
+                first.tally()
+            assert ei.value.offset == read.corruptions[0].offset
+            assert sum(ei.value.counts) <= sum(want)
+    # no class, no description needed; the reader can still read afterwards
+    plain = log_bytes(values, types, descriptions=False)
+    r = LogReader(plain)
+    assert r.tally() == [30, 60, 30] and r.end == "clean"
+    r = LogReader(plain, types)
+    assert r.tally() == [30, 60, 30] and list(r) == []
+    with pytest.raises(ValueError):
+        r.tally(on_corruption="ignore")
+
+
 # ---------------------------------------------------------------------------
 # the market example
 
