@@ -3,7 +3,8 @@
 // the untrusted checks, and inside a vector. On failure: nothing consumed and
 // a decoding reason (schema_mismatch included). On success: the value encodes,
 // that encoding decodes to an equal value under the same definition, and
-// re-encoding that is byte-identical.
+// re-encoding that is byte-identical; and older versions read that encoding
+// (newer_read_by_older).
 #include "fuzz_common.hpp"
 
 #include <bin_serializer/frame/message.hpp>
@@ -37,8 +38,58 @@ void check(fuzz::input in) {
   FUZZ_CHECK(fuzz::encode<Opts>(again) == once);
 }
 
+// Whatever a newer version decodes, an older one reads from its encoding,
+// the fields they share equal: the logged struct (ProfileV3 read as V1 and
+// V2) and a nested evolvable struct of numbers between fixed-size fields and
+// as a vector's elements (read once through a window of the older version's
+// largest encoding, which refused every newer value).
+struct LimitsFirst {
+  std::uint16_t max_users = 10;
+  using bin_serializer_evolution = bs::versions<1>;
+};
+struct Holder {
+  std::uint32_t id = 0;
+  workloads::Limits limits;
+  std::vector<workloads::Limits> many;
+  std::uint8_t tail = 0;
+};
+struct HolderOld {
+  std::uint32_t id = 0;
+  LimitsFirst limits;
+  std::vector<LimitsFirst> many;
+  std::uint8_t tail = 0;
+};
+
+template <bs::options Opts, class Old, class New>
+bool older_reads(const New& value, Old& old) {
+  const fuzz::bytes encoded = fuzz::encode<Opts>(value);
+  bs::BufferView view(encoded);
+  return bs::deserialize<Opts>(view, old) && view.read_position() == encoded.size();
+}
+
+template <bs::options Opts>
+void newer_read_by_older(fuzz::input in) {
+  bs::BufferView view(in);
+  if (workloads::ProfileV3 v3{}; bs::deserialize<Opts>(view, v3)) {
+    workloads::ProfileV1 v1;
+    FUZZ_CHECK((older_reads<Opts>(v3, v1)));
+    FUZZ_CHECK(v1.name == v3.name && v1.id == v3.id);
+    workloads::ProfileV2 v2;
+    FUZZ_CHECK((older_reads<Opts>(v3, v2)));
+    FUZZ_CHECK(v2.email == v3.email && v2.scores.size() == v3.scores.size());
+  }
+  bs::BufferView again(in);
+  if (Holder h{}; bs::deserialize<Opts>(again, h)) {
+    HolderOld old;
+    FUZZ_CHECK((older_reads<Opts>(h, old)));
+    FUZZ_CHECK(old.id == h.id && old.limits.max_users == h.limits.max_users &&
+               old.many.size() == h.many.size() && old.tail == h.tail);
+  }
+}
+
 template <bs::options Opts>
 void all_readers(fuzz::input in) {
+  newer_read_by_older<Opts>(in);
   check<Opts, workloads::ProfileV1>(in);
   check<Opts, workloads::ProfileV2>(in);
   check<Opts, workloads::ProfileV3>(in);

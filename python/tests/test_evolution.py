@@ -802,3 +802,45 @@ def test_dump_deep_values_are_an_error_line(tmp_path, capsys):
         rc, lines, err = _run_dump(["--schema", str(tmp_path / "l.json"), str(tmp_path / "l.bin")], capsys)
         assert rc == 1 and lines[0]["error"] == "limit_exceeded" and lines[0]["offset"] == 0, (n, lines)
         assert "Traceback" not in err
+
+
+# ---- a newer nested evolvable struct of numbers, read by an older reader -------------------------
+# (The C++ decoder failed this until it stopped reading such structs through a window of their own
+# version's largest encoding: tests/core/test_evolution.cpp, NewerNestedEvolvableOfNumbersInARunOrAVector.)
+
+
+@dataclass
+class LimOld:
+    max_users: u16 = 10
+    __bin_serializer_versions__ = (1,)
+
+
+@dataclass
+class LimNew:
+    max_users: u16 = 10
+    max_rooms: u16 = 3
+    __bin_serializer_versions__ = (1, 2)
+
+
+def _holder(lim: type) -> type:
+    from bin_serializer.types import Array
+    from typing import Optional
+    return dataclasses.make_dataclass(f"Holder{lim.__name__}", [
+        ("a", u32, dataclasses.field(default=1)),
+        ("one", lim, dataclasses.field(default_factory=lim)),
+        ("opt", Optional[lim], dataclasses.field(default_factory=lim)),
+        ("arr", Array[lim, 2], dataclasses.field(default_factory=lambda: [lim(), lim()])),
+        ("many", list[lim], dataclasses.field(default_factory=lambda: [lim(1), lim(2)])),
+        ("b", u8, dataclasses.field(default=2)),
+    ])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_newer_nested_evolvable_of_numbers_read_both_ways(fmt, backend):
+    New, Old = _holder(LimNew), _holder(LimOld)
+    assert schema_hash(New, fmt) == schema_hash(Old, fmt)
+    got = decode(Old, encode(New(), fmt), fmt)
+    assert (got.a, got.one, got.opt, got.arr, got.many, got.b) == (
+        1, LimOld(), LimOld(), [LimOld(), LimOld()], [LimOld(1), LimOld(2)], 2)
+    back = decode(New, encode(got, fmt), fmt)
+    assert back == New()

@@ -4,8 +4,17 @@
 
 #include <bin_serializer/reflect/evolution.hpp>
 #include <bin_serializer/frame/schema_hash.hpp>
+#include <bin_serializer/std/map.hpp>
+#include <bin_serializer/std/tuple.hpp>
+#include <bin_serializer/std/variant.hpp>
 
+#include <array>
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <variant>
 #include <string>
 #include <vector>
 
@@ -219,6 +228,133 @@ TEST(Evolution, NestedEvolvableOlderInner) {
   ConfigV3 got;
   ASSERT_TRUE(bs::deserialize<portable>(in, got)) << in.last_error().message();
   EXPECT_EQ(got.limits, (Limits{.max_users = 100, .max_rooms = 3}));
+}
+
+// An evolvable struct made only of numbers, where its holder reads fields as
+// a run or elements through a window of their largest encodings (a plain
+// struct's fixed-size fields, a vector's bounded elements): that window is
+// this version's, no bound on another's. A newer version read by an older
+// one, and back, in every format, with more input after it.
+struct LimitsV1 {
+  std::uint16_t max_users = 10;
+  using bin_serializer_evolution = bs::versions<1>;
+  bool operator==(const LimitsV1&) const = default;
+};
+struct RoomV1 {
+  std::uint32_t id = 0;
+  LimitsV1 limits;
+  std::vector<LimitsV1> history;
+  std::uint8_t flag = 0;
+  std::string tail;
+  bool operator==(const RoomV1&) const = default;
+};
+struct RoomV2 {
+  std::uint32_t id = 0;
+  evolution_test::Limits limits;
+  std::vector<evolution_test::Limits> history;
+  std::uint8_t flag = 0;
+  std::string tail;
+  bool operator==(const RoomV2&) const = default;
+};
+struct PodV1 {
+  std::uint32_t a;
+  using bin_serializer_evolution = bs::versions<1>;
+};
+struct HoldsPodV1 {
+  PodV1 pod;
+  std::uint8_t x;
+};
+
+// The same evolvable struct as an optional, a std::array and a C array
+// between fixed-size fields: each must read a newer version's bytes.
+template <class L>
+struct Holders {
+  struct Opt {
+    std::uint32_t a = 1;
+    std::optional<L> o = L{};
+    std::uint8_t b = 2;
+  };
+  struct Arr {
+    std::uint32_t a = 1;
+    std::array<L, 2> arr{};
+    std::uint8_t b = 2;
+  };
+  struct CArr {
+    std::uint32_t a = 1;
+    L c[2] = {};
+    std::uint8_t b = 2;
+  };
+  struct Others {
+    std::uint32_t a = 1;
+    std::tuple<std::uint16_t, L> t{};
+    std::variant<std::uint8_t, L> v = L{};
+    std::map<std::uint16_t, L> m{{1, L{}}, {2, L{}}};
+    std::pair<L, std::uint8_t> p{};
+    std::uint8_t b = 2;
+  };
+};
+
+template <bs::options Opts, class New, class Old>
+void older_reads(const New& written, auto check) {
+  bs::Buffer b;
+  ASSERT_TRUE(bs::serialize<Opts>(b, written));
+  bs::BufferView in(b.bytes());
+  Old got{};
+  ASSERT_TRUE(bs::deserialize<Opts>(in, got)) << in.last_error().message();
+  EXPECT_EQ(in.read_position(), b.size());
+  check(got);
+}
+
+template <bs::options Opts>
+void newer_nested_numbers_both_ways() {
+  using New = Holders<evolution_test::Limits>;
+  using Old = Holders<LimitsV1>;
+  auto ends = [](const auto& got) {
+    EXPECT_EQ(got.a, 1U);
+    EXPECT_EQ(got.b, 2U);
+  };
+  older_reads<Opts, New::Opt, Old::Opt>({}, [&](const Old::Opt& got) {
+    ends(got);
+    EXPECT_EQ(got.o, LimitsV1{});
+  });
+  older_reads<Opts, New::Arr, Old::Arr>({}, ends);
+  older_reads<Opts, New::CArr, Old::CArr>({}, ends);
+  older_reads<Opts, New::Others, Old::Others>({}, [&](const Old::Others& got) {
+    ends(got);
+    EXPECT_EQ(got.v.index(), 1U);
+    EXPECT_EQ(got.m.size(), 2U);
+  });
+
+  using evolution_test::Limits;
+  const RoomV2 newer{7, {5, 6}, {{1, 2}, {3, 4}}, 9, "end"};
+  bs::Buffer b;
+  ASSERT_TRUE(bs::serialize<Opts>(b, newer));
+  bs::BufferView in(b.bytes());
+  RoomV1 old;
+  ASSERT_TRUE(bs::deserialize<Opts>(in, old)) << in.last_error().message();
+  EXPECT_EQ(old, (RoomV1{7, {5}, {{1}, {3}}, 9, "end"}));
+  EXPECT_EQ(in.read_position(), b.size());
+  bs::Buffer back;
+  ASSERT_TRUE(bs::serialize<Opts>(back, old));
+  bs::BufferView in2(back.bytes());
+  RoomV2 again;
+  ASSERT_TRUE(bs::deserialize<Opts>(in2, again)) << in2.last_error().message();
+  EXPECT_EQ(again, (RoomV2{7, {5, 3}, {Limits{1, 3}, Limits{3, 3}}, 9, "end"}));
+  // A holder whose only fields are the evolvable one and a byte.
+  bs::Buffer p;
+  ASSERT_TRUE(bs::serialize<Opts>(p, evolution_test::HoldsPod{{1, 2}, 3}));
+  bs::BufferView in3(p.bytes());
+  HoldsPodV1 pod{};
+  ASSERT_TRUE(bs::deserialize<Opts>(in3, pod)) << in3.last_error().message();
+  EXPECT_EQ(pod.pod.a, 1U);
+  EXPECT_EQ(pod.x, 3U);
+}
+
+TEST(Evolution, NewerNestedEvolvableOfNumbersInARunOrAVector) {
+  newer_nested_numbers_both_ways<native>();
+  newer_nested_numbers_both_ways<portable>();
+  newer_nested_numbers_both_ways<bs::compact>();
+  newer_nested_numbers_both_ways<bs::untrusted>();
 }
 
 TEST(Evolution, VectorsOfEvolvable) {

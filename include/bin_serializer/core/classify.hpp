@@ -356,6 +356,7 @@ inline constexpr std::size_t inline_nesting_limit = 12;
 struct reach_facts {
   bool serializable;
   bool deep;
+  bool evolvable; // T or a part is an evolvable struct (at the limit: maybe)
 };
 
 template <options Opts, class T, std::size_t Levels>
@@ -372,6 +373,10 @@ template <options Opts, std::size_t Levels, class... Ps>
 consteval bool any_reach_deep(type_list<Ps...>) {
   return (reach_of<Opts, std::remove_cv_t<Ps>, Levels>.deep || ...);
 }
+template <options Opts, std::size_t Levels, class... Ps>
+consteval bool any_reach_evolvable(type_list<Ps...>) {
+  return (reach_of<Opts, std::remove_cv_t<Ps>, Levels>.evolvable || ...);
+}
 
 template <options Opts, class T, std::size_t Levels>
 consteval reach_facts reach() {
@@ -380,14 +385,18 @@ consteval reach_facts reach() {
   using nested = typename decltype(f)::nested;
   constexpr bool own = f.own_ok && (f.kind != category::bulk || !f.refused);
   if constexpr (Levels == 0) {
-    return {own, true};
+    return {own, true, true};
   } else if constexpr (std::is_empty_v<T> || std::is_scalar_v<T>) {
-    return {own, false}; // comparators, allocators, hashers; leaves
+    return {own, false, false}; // comparators, allocators, hashers; leaves
   } else {
     // A block is checked by its pointer fact, not its parts' layouts.
     constexpr bool parts_ok =
         f.kind == category::bulk || all_reach_serializable<Opts, Levels - 1>(parts{});
-    return {own && parts_ok, any_reach_deep<Opts, Levels - 1>(nested{})};
+    // A block holds no evolvable struct (its prefix is a layout of its own).
+    constexpr bool evolvable =
+        f.kind == category::evolvable ||
+        (f.kind != category::bulk && any_reach_evolvable<Opts, Levels - 1>(parts{}));
+    return {own && parts_ok, any_reach_deep<Opts, Levels - 1>(nested{}), evolvable};
   }
 }
 
@@ -402,6 +411,15 @@ inline constexpr bool has_layout =
 template <class T>
 inline constexpr bool outline_element =
     reach_of<native, std::remove_cv_t<T>, inline_nesting_limit>.deep;
+
+// Whether T is or holds an evolvable struct (a field, an element, within the
+// nesting limit; past it, assumed). Its bounds (shape<Opts, T>::max_size())
+// are this version's, for writing: another version's bytes may be longer,
+// so a decoder never reads one through a window of that size (a run of
+// fields: core/run_layout.hpp; bounded elements: std/codec_support.hpp).
+template <options Opts, class T>
+inline constexpr bool holds_evolvable =
+    reach_of<Opts, std::remove_cv_t<T>, inline_nesting_limit>.evolvable;
 
 // A value that is one block of bytes (a trivially copyable struct, a scalar):
 // its encoding has a fixed length, so e.g. a framed message of it has a

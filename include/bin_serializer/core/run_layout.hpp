@@ -34,11 +34,14 @@ consteval bool presizable() {
 // (the run is claimed at once). Reading also takes a bounded T whose size the
 // library computes, at its largest (a varint): a run is then decoded without
 // bounds checks once its largest encoding is known to be present, and the
-// input advances by what the fields actually took.
+// input advances by what the fields actually took. Not a T holding an
+// evolvable struct: its largest encoding is this version's, and a newer
+// writer's is longer (classify.hpp, holds_evolvable).
 template <options Opts, class T, bool Bounded = false>
 consteval std::size_t run_size() {
   using S = shape<Opts, std::remove_cvref_t<T>>;
-  if constexpr (Bounded && S::run_size() == 0 && S::bounded() && S::presizable())
+  if constexpr (Bounded && S::run_size() == 0 && S::bounded() && S::presizable() &&
+                !holds_evolvable<Opts, std::remove_cvref_t<T>>)
     return S::max_size();
   else
     return S::run_size();

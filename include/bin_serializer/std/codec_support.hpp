@@ -245,11 +245,13 @@ BIN_SERIALIZER_INLINE bool read_object_bytes_into(R& r, Vec& v, std::size_t coun
 
 // The largest encoding of an element whose size the library computes and
 // which is not one copy (a struct of varints, of bools, an optional of a
-// scalar), else 0.
+// scalar), else 0. Not for one holding an evolvable struct: that bound is
+// its own version's, another version's bytes are longer (holds_evolvable).
 template <options Opts, class T>
 consteval std::size_t bounded_element_max() {
   using S = shape<Opts, T>;
-  if constexpr (S::bounded() && S::presizable() && !is_object_bytes<Opts, T>())
+  if constexpr (S::bounded() && S::presizable() && !is_object_bytes<Opts, T>() &&
+                !holds_evolvable<Opts, T>)
     return S::max_size();
   else
     return 0;
