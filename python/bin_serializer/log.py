@@ -390,6 +390,41 @@ def _next_valid(buf: Any, x: int, end: int, ntypes: int, max_body: int) -> "int 
         at += 1
 
 
+_MAX_DESCRIPTION_DEPTH = 256  # as log/described.hpp
+
+
+def _evolvable_nodes(text: "str | None") -> "list[tuple[str, list[int]]] | None":
+    """The evolvable structs a type description lists: (JSON path, versions)
+    for each object whose "kind" is "evolvable" and whose "versions" are
+    counts, in the order log/described.hpp finds them (each after those
+    inside it); None when the text is not JSON or nests deeper than the C++
+    reader goes."""
+    try:
+        doc = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
+        return None
+    out: "list[tuple[str, list[int]]]" = []
+
+    def walk(node: Any, path: str, depth: int) -> bool:
+        if depth > _MAX_DESCRIPTION_DEPTH:
+            return False
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if not walk(value, f"{path}/{key}", depth + 1):
+                    return False
+            versions = node.get("versions")
+            if node.get("kind") == "evolvable" and isinstance(versions, list) and all(
+                    type(v) is int and 0 <= v < 10 ** 19 for v in versions):
+                out.append((path, list(versions)))
+        elif isinstance(node, list):
+            for k, value in enumerate(node):
+                if not walk(value, f"{path}/{k}", depth + 1):
+                    return False
+        return True
+
+    return out if walk(doc, "", 0) else None
+
+
 class _Count:
     """LogReader.tally's stand-in for a codec: takes a payload whole."""
 
@@ -987,6 +1022,34 @@ class LogWriter:
                         f"{getattr(cls, '__name__', cls)} (fingerprint {fp:#018x}), which this writer "
                         f"writes: its records would hold fields the header does not describe; "
                         f"start a new log")
+        # An evolvable struct nested in a type (a field, an element) that gained
+        # a version changes no fingerprint: this writer's own description and
+        # the file's are compared node by node, as the C++ writer does
+        # (log/described.hpp).
+        from ._describe import describe
+        for cls, t in zip(self.types, file_types):
+            if t.description is None:
+                continue
+            ours = _evolvable_nodes(describe(cls, self.format))
+            if not ours:
+                continue
+            theirs = _evolvable_nodes(t.description)
+            if theirs is None:
+                continue  # not JSON within the limits: the fingerprints stand alone
+            found = dict(theirs)
+            for where, versions in ours:
+                described = found.get(where)
+                if described is None:
+                    continue
+                for k, count in enumerate(versions):
+                    if k < len(described) and described[k] == count:
+                        continue
+                    has = described[k] if k < len(described) else (described[-1] if described else 0)
+                    raise SchemaError(
+                        f"append: {os.fspath(path)} describes the evolvable struct at {where} of {t.name} "
+                        f"with {has} fields in its version {k + 1}, and this writer's "
+                        f"{getattr(cls, '__name__', cls)} writes {count}: its records would hold fields "
+                        f"the header does not describe; start a new log")
 
     def write(self, obj: Any) -> None:
         """Appends one record (its class must be one of the writer's types)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import mmap
 import os
 import random
@@ -558,6 +559,103 @@ def test_append_by_a_newer_version_than_the_header_describes_is_refused(tmp_path
     with LogWriter(bare, [ProfV3, Tick], append=True) as w:
         w.write(ProfV3("Bo", 3))
     assert list(LogReader(bare, [ProfV3, Tick])) == [_v3_of(ProfV1("Ann", 1)), ProfV3("Bo", 3)]
+
+
+# An evolvable struct nested in a logged type (log/described.hpp): LimV1 is
+# LimV2's first version, so their holders share one fingerprint.
+@dataclass
+class LimV1:
+    max_users: u16 = 10
+    __bin_serializer_versions__ = (1,)
+
+
+@dataclass
+class LimV2:
+    max_users: u16 = 10
+    max_rooms: u16 = 3
+    __bin_serializer_versions__ = (1, 2)
+
+
+@dataclass
+class RoomV1:
+    id: u32 = 0
+    limits: LimV1 = dataclasses.field(default_factory=LimV1)
+    history: list[LimV1] = dataclasses.field(default_factory=list)
+
+
+@dataclass
+class RoomLater:  # Lim gained a version, in the field and in the elements
+    id: u32 = 0
+    limits: LimV2 = dataclasses.field(default_factory=LimV2)
+    history: list[LimV2] = dataclasses.field(default_factory=list)
+
+
+@dataclass
+class RoomHalf:  # the field's type newer, the elements' not yet
+    id: u32 = 0
+    limits: LimV2 = dataclasses.field(default_factory=LimV2)
+    history: list[LimV1] = dataclasses.field(default_factory=list)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_append_by_a_newer_nested_evolvable_struct_is_refused(fmt, tmp_path):
+    assert schema_hash(RoomV1, fmt) == schema_hash(RoomLater, fmt) == schema_hash(RoomHalf, fmt)
+    room = RoomV1(1, LimV1(5), [LimV1(1), LimV1(2)])
+    path = tmp_path / "rooms.bslog"
+    with LogWriter(path, [RoomV1, Tick], format=fmt) as w:
+        w.write(room)
+    before = path.read_bytes()
+    for newer, where in ((RoomLater, "/type/fields/1/type"), (RoomHalf, "/type/fields/1/type")):
+        with pytest.raises(SchemaError, match=f"at {where} of RoomV1 with 1 fields in its version 2, "
+                                              f"and this writer's {newer.__name__} writes 2"):
+            LogWriter(path, [newer, Tick], format=fmt, append=True)
+        assert path.read_bytes() == before
+    half = tmp_path / "half.bslog"
+    with LogWriter(half, [RoomHalf, Tick], format=fmt) as w:
+        w.write(RoomHalf())
+    with pytest.raises(SchemaError, match="at /type/fields/2/type/element of RoomHalf"):
+        LogWriter(half, [RoomLater, Tick], format=fmt, append=True)
+    for older in (room, RoomHalf(2)):  # older everywhere, and as old as the file
+        with LogWriter(half, [type(older), Tick], format=fmt, append=True) as w:
+            w.write(older)
+    later = tmp_path / "later.bslog"
+    with LogWriter(later, [RoomLater, Tick], format=fmt) as w:
+        w.write(RoomLater(3))
+    for older in (room, RoomHalf(4)):
+        with LogWriter(later, [type(older), Tick], format=fmt, append=True) as w:
+            w.write(older)
+    assert [r.id for r in LogReader(later, [RoomV1, Tick])] == [3, 1, 4]
+    assert list(LogReader(later, [RoomLater, Tick]))[1] == RoomLater(1, LimV2(5, 3), [LimV2(1, 3), LimV2(2, 3)])
+    bare = tmp_path / "bare.bslog"
+    bare.write_bytes(log_bytes([room], [RoomV1, Tick], format=fmt, descriptions=False))
+    with LogWriter(bare, [RoomLater, Tick], format=fmt, append=True) as w:  # nothing to contradict
+        w.write(RoomLater())
+
+
+def test_evolvable_nodes_are_where_the_cpp_descriptions_have_them():
+    """The paths the nested check compares are the same in both languages'
+    descriptions of one type: for each C++ golden description, the Python
+    description of the type it loads to lists the same evolvable nodes."""
+    from bin_serializer._describe import describe
+    from bin_serializer.log import _evolvable_nodes
+    from bin_serializer.schema import load
+    golden = Path(__file__).resolve().parents[2] / "tests" / "frame" / "golden"
+    seen = 0
+    for path in sorted(golden.glob("*.json")):
+        text = path.read_text(encoding="utf-8")
+        fmt = json.loads(text)["format"]
+        cpp = _evolvable_nodes(text)
+        assert cpp is not None
+        py = _evolvable_nodes(describe(load(text, customs={"schema_json_test::Money": i64}), fmt))
+        assert py == cpp, path.name
+        seen += len(cpp)
+    assert seen >= 9  # profile_v3 (itself and its Limits) and everything's, in three formats
+    # not JSON, too deep: nothing to compare
+    assert _evolvable_nodes("not json") is None
+    assert _evolvable_nodes("[" * 300 + "]" * 300) is None
+    assert _evolvable_nodes("[" * 257 + "]" * 257) == []
+    assert _evolvable_nodes('{"kind":"evolvable","versions":[1],"versions":[2,3]}') == [("", [2, 3])]
+    assert _evolvable_nodes('{"kind":"evolvable","versions":[1,-2]}') == []
 
 
 def _with(path, types):

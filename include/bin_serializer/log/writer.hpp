@@ -32,6 +32,7 @@
 #include "../buffer/buffer.hpp"
 #include "../buffer/concepts.hpp"
 #include "../core/encode.hpp"
+#include "described.hpp"
 #include "format.hpp"
 #include "reader.hpp"
 
@@ -68,12 +69,17 @@ namespace detail::log {
 // code (python -m bin_serializer cat) would not see the others. So a log
 // that describes a type must list every version the writer's type has
 // (its description's version_fingerprints, each a JSON string as schema_json
-// writes it); else `why` names the first one missing. A log written without
-// descriptions has nothing to contradict.
+// writes it); else `why` names the first one missing (mismatch::fingerprint).
+// An evolvable struct nested in the type (a field, an element) that gained a
+// version changes no fingerprint: the writer's own description and the
+// file's are compared node by node (described.hpp), and the first version
+// the file lacks is mismatch::field_count, expected the field count the
+// file describes, found the writer's. A log written without descriptions
+// has nothing to contradict.
 template <class T, options Opts>
 bool describes_versions_of(std::string_view description, error& why) {
+  if (description.empty()) return true;
   if constexpr (evolvable_type<T>) {
-    if (description.empty()) return true;
     constexpr auto versions = []<std::size_t... K>(std::index_sequence<K...>) {
       return std::array{schema_hash_upto<T, Opts, K + 1>...};
     }(std::make_index_sequence<evolution_counts<T>.size()>{});
@@ -83,11 +89,13 @@ bool describes_versions_of(std::string_view description, error& why) {
         return false;
       }
     }
-    return true;
-  } else {
-    (void)description, (void)why;
-    return true;
   }
+  std::uint64_t described = 0, writes = 0;
+  if (!describes_evolvable_nodes(description, schema_json<T, Opts>(), described, writes)) {
+    why = error::schema(log_header_size, mismatch::field_count, described, writes);
+    return false;
+  }
+  return true;
 }
 
 template <class Types, options Opts, class... Ts>

@@ -1,0 +1,252 @@
+// What a type description (schema_json's JSON text, or the Python package's
+// compact JSON of the same keys) says of the evolvable structs in it: for
+// each object whose "kind" is "evolvable", where it sits and its "versions"
+// (the field count of each published version).
+//
+// Where it sits is its JSON path: the keys and array indices from the
+// document's root ("/type/fields/4/type"; a vector's element adds
+// "/element"). Names and whitespace differ between the two languages'
+// descriptions of one type, the paths do not. log_writer's append compares
+// its own description with the file's by these paths (writer.hpp): a nested
+// evolvable struct that gained a version leaves its holder's fingerprint as
+// it was (a fingerprint counts an evolvable struct's first version), so
+// nothing else can see it.
+//
+// The text comes from a file: the reader takes any bytes, is linear in them,
+// and gives up (false) on what is not JSON or nests deeper than max_depth.
+// Keys and the "kind" are compared as written (an escaped "type" is another
+// key); numbers are checked only where they are counts.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bin_serializer::detail::log {
+
+struct evolvable_node {
+  std::string path;
+  std::vector<std::uint64_t> versions;
+};
+
+class evolvable_scan {
+public:
+  static constexpr int max_depth = 256;
+
+  explicit evolvable_scan(std::string_view text) : s_(text) {}
+
+  // The evolvable nodes of the whole text, in document order (an enclosing
+  // node after the ones inside it); false if the text is not one JSON value.
+  bool run(std::vector<evolvable_node>& out) {
+    out_ = &out;
+    std::string path;
+    if (!value(path, 0)) return false;
+    ws();
+    return i_ == s_.size();
+  }
+
+private:
+  std::string_view s_;
+  std::size_t i_ = 0;
+  std::vector<evolvable_node>* out_ = nullptr;
+
+  bool at(char c) const { return i_ < s_.size() && s_[i_] == c; }
+  void ws() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t'))
+      ++i_;
+  }
+  static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+  static bool hex(char c) { return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+  // A string; `raw` is its text between the quotes, escapes as written (and
+  // checked: one of \" \\ \/ \b \f \n \r \t, or \u and four hex digits).
+  bool string(std::string_view& raw) {
+    if (!at('"')) return false;
+    const std::size_t start = ++i_;
+    while (i_ < s_.size() && s_[i_] != '"') {
+      if (static_cast<unsigned char>(s_[i_]) < 0x20) return false;
+      if (s_[i_++] != '\\') continue;
+      if (i_ >= s_.size()) return false;
+      const char e = s_[i_++];
+      if (e == 'u') {
+        for (int k = 0; k < 4; ++k, ++i_)
+          if (i_ >= s_.size() || !hex(s_[i_])) return false;
+      } else if (std::string_view("\"\\/bfnrt").find(e) == std::string_view::npos) {
+        return false;
+      }
+    }
+    if (i_ >= s_.size()) return false;
+    raw = s_.substr(start, i_ - start);
+    ++i_;
+    return true;
+  }
+
+  // A number, true, false or null: its characters, not checked further
+  // (nothing here reads their values but the counts below).
+  bool scalar() {
+    const std::size_t start = i_;
+    while (i_ < s_.size()) {
+      const char c = s_[i_];
+      if (!(digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' || c == '+' ||
+            c == '.'))
+        break;
+      ++i_;
+    }
+    return i_ != start;
+  }
+
+  // "versions": an array (at path); `all` tells whether every element is an
+  // unsigned integer of at most 19 digits, then in `v`.
+  bool counts(std::string& path, int depth, std::vector<std::uint64_t>& v, bool& all) {
+    if (depth > max_depth) return false;
+    ++i_; // '['
+    v.clear();
+    all = true;
+    ws();
+    if (at(']')) {
+      ++i_;
+      return true;
+    }
+    for (std::size_t k = 0;; ++k) {
+      ws();
+      const std::size_t start = i_;
+      std::uint64_t x = 0;
+      while (i_ < s_.size() && digit(s_[i_]) && i_ - start < 19)
+        x = x * 10 + static_cast<std::uint64_t>(static_cast<unsigned char>(s_[i_++]) - '0');
+      ws();
+      if (i_ == start || !(at(',') || at(']'))) {
+        all = false;
+        i_ = start;
+        const std::size_t keep = path.size();
+        path += '/';
+        path += std::to_string(k);
+        if (!value(path, depth + 1)) return false;
+        path.resize(keep);
+        ws();
+      } else {
+        v.push_back(x);
+      }
+      if (at(',')) {
+        ++i_;
+        continue;
+      }
+      if (!at(']')) return false;
+      ++i_;
+      return true;
+    }
+  }
+
+  bool value(std::string& path, int depth) {
+    if (depth > max_depth) return false;
+    ws();
+    if (at('{')) {
+      ++i_;
+      bool evolvable = false, listed = false;
+      std::vector<std::uint64_t> versions;
+      ws();
+      if (at('}')) {
+        ++i_;
+        return true;
+      }
+      for (;;) {
+        ws();
+        std::string_view key;
+        if (!string(key)) return false;
+        ws();
+        if (!at(':')) return false;
+        ++i_;
+        ws();
+        const std::size_t keep = path.size();
+        path += '/';
+        path += key;
+        // (A key given twice: the last one counts, as for any JSON reader.)
+        if (key == "kind" && at('"')) {
+          std::string_view kind;
+          if (!string(kind)) return false;
+          evolvable = kind == "evolvable";
+        } else if (key == "versions" && at('[')) {
+          if (!counts(path, depth + 1, versions, listed)) return false;
+        } else {
+          if (key == "kind") evolvable = false;
+          if (key == "versions") listed = false;
+          if (!value(path, depth + 1)) return false;
+        }
+        path.resize(keep);
+        ws();
+        if (at(',')) {
+          ++i_;
+          continue;
+        }
+        if (!at('}')) return false;
+        ++i_;
+        break;
+      }
+      if (evolvable && listed) out_->push_back({path, std::move(versions)});
+      return true;
+    }
+    if (at('[')) {
+      ++i_;
+      ws();
+      if (at(']')) {
+        ++i_;
+        return true;
+      }
+      for (std::size_t k = 0;; ++k) {
+        const std::size_t keep = path.size();
+        path += '/';
+        path += std::to_string(k);
+        if (!value(path, depth + 1)) return false;
+        path.resize(keep);
+        ws();
+        if (at(',')) {
+          ++i_;
+          continue;
+        }
+        if (!at(']')) return false;
+        ++i_;
+        return true;
+      }
+    }
+    if (at('"')) {
+      std::string_view ignored;
+      return string(ignored);
+    }
+    return scalar();
+  }
+};
+
+// Whether the file's description (`file`) describes every version of every
+// evolvable struct the writer's own description (`mine`) has, at the same
+// place: each version's field count, in order (an older writer, with fewer
+// versions, is described). Else false, with the first version the file does
+// not describe: `writes` its field count in the writer's type, `described`
+// the file's count for that version (its last one when it has fewer). A
+// node the file does not have (in a field of a version the file's type
+// lacks, which the version fingerprints refuse first) or a file description
+// that is not JSON within the limits leaves nothing to compare: true.
+inline bool describes_evolvable_nodes(std::string_view file, std::string_view mine,
+                                      std::uint64_t& described, std::uint64_t& writes) {
+  std::vector<evolvable_node> ours, theirs;
+  if (!evolvable_scan(mine).run(ours) || ours.empty()) return true;
+  if (!evolvable_scan(file).run(theirs)) return true;
+  for (const evolvable_node& m : ours) {
+    for (const evolvable_node& f : theirs) {
+      if (f.path != m.path) continue;
+      for (std::size_t k = 0; k < m.versions.size(); ++k) {
+        if (k < f.versions.size() && f.versions[k] == m.versions[k]) continue;
+        described = k < f.versions.size() ? f.versions[k]
+                    : f.versions.empty()  ? 0
+                                          : f.versions.back();
+        writes = m.versions[k];
+        return false;
+      }
+      break;
+    }
+  }
+  return true;
+}
+
+} // namespace bin_serializer::detail::log
