@@ -391,38 +391,52 @@ def _next_valid(buf: Any, x: int, end: int, ntypes: int, max_body: int) -> "int 
 
 
 _MAX_DESCRIPTION_DEPTH = 256  # as log/described.hpp
+_MAX_DESCRIPTION_STORED = 1 << 24
 
 
 def _evolvable_nodes(text: "str | None") -> "list[tuple[str, list[int]]] | None":
     """The evolvable structs a type description lists: (JSON path, versions)
     for each object whose "kind" is "evolvable" and whose "versions" are
     counts, in the order log/described.hpp finds them (each after those
-    inside it); None when the text is not JSON or nests deeper than the C++
-    reader goes."""
+    inside it); None when the text is not JSON, nests deeper than the C++
+    reader goes or holds more of them than it keeps (the path is built as
+    a list and joined only for a node, so a hostile text costs no more than
+    its length)."""
     try:
         doc = json.loads(text) if text is not None else None
     except (ValueError, RecursionError):
         return None
     out: "list[tuple[str, list[int]]]" = []
+    parts: "list[str]" = [""]
+    stored = 0
 
-    def walk(node: Any, path: str, depth: int) -> bool:
+    def walk(node: Any, depth: int) -> bool:
+        nonlocal stored
         if depth > _MAX_DESCRIPTION_DEPTH:
             return False
         if isinstance(node, dict):
             for key, value in node.items():
-                if not walk(value, f"{path}/{key}", depth + 1):
+                parts.append(key)
+                if not walk(value, depth + 1):
                     return False
+                parts.pop()
             versions = node.get("versions")
             if node.get("kind") == "evolvable" and isinstance(versions, list) and all(
                     type(v) is int and 0 <= v < 10 ** 19 for v in versions):
+                path = "/".join(parts)
+                stored += len(path.encode("utf-8")) + 8 * len(versions)
+                if stored > _MAX_DESCRIPTION_STORED:
+                    return False
                 out.append((path, list(versions)))
         elif isinstance(node, list):
             for k, value in enumerate(node):
-                if not walk(value, f"{path}/{k}", depth + 1):
+                parts.append(str(k))
+                if not walk(value, depth + 1):
                     return False
+                parts.pop()
         return True
 
-    return out if walk(doc, "", 0) else None
+    return out if walk(doc, 0) else None
 
 
 class _Count:

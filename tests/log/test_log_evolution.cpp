@@ -287,6 +287,18 @@ TEST(LogDescribed, EvolvableNodesOfADescription) {
   EXPECT_FALSE(ok);
   (void)nodes(std::string(1'000'000, '['), ok);
   EXPECT_FALSE(ok);
+  // Many nodes under one long path: their copies have a budget.
+  std::string wide = "{\"" + std::string(65536, 'k') + "\":[";
+  for (int k = 0; k < 300; ++k) wide += R"({"kind":"evolvable","versions":[1]},)";
+  wide.back() = ']';
+  wide += '}';
+  (void)nodes(wide, ok);
+  EXPECT_FALSE(ok);
+  std::string narrow = wide;
+  narrow.replace(2, 65536, "k"); // the same nodes under a short path: kept
+  std::vector<evolvable_node> kept;
+  EXPECT_TRUE(evolvable_scan(narrow).run(kept));
+  EXPECT_EQ(kept.size(), 300U);
   // A description that is not JSON leaves the append to the fingerprints.
   std::uint64_t described = 0, writes = 0;
   EXPECT_TRUE(bs::detail::log::describes_evolvable_nodes("not json", mine, described, writes));

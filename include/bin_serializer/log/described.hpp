@@ -13,13 +13,17 @@
 // nothing else can see it.
 //
 // The text comes from a file: the reader takes any bytes, is linear in them,
-// and gives up (false) on what is not JSON or nests deeper than max_depth.
+// and gives up (false) on what is not JSON, nests deeper than max_depth or
+// holds more than max_stored bytes of nodes. On JSON without a key given
+// twice in one object, it finds the nodes Python's json module finds.
 // Keys and the "kind" are compared as written (an escaped "type" is another
 // key); numbers are checked only where they are counts.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +38,8 @@ struct evolvable_node {
 class evolvable_scan {
 public:
   static constexpr int max_depth = 256;
+  // Bytes of paths and counts kept in all: far above any type's description.
+  static constexpr std::size_t max_stored = std::size_t{1} << 24;
 
   explicit evolvable_scan(std::string_view text) : s_(text) {}
 
@@ -50,6 +56,7 @@ public:
 private:
   std::string_view s_;
   std::size_t i_ = 0;
+  std::size_t stored_ = 0;
   std::vector<evolvable_node>* out_ = nullptr;
 
   bool at(char c) const { return i_ < s_.size() && s_[i_] == c; }
@@ -184,7 +191,13 @@ private:
         ++i_;
         break;
       }
-      if (evolvable && listed) out_->push_back({path, std::move(versions)});
+      if (evolvable && listed) {
+        // Each node keeps its path: a budget, so that many nodes under one
+        // long path cannot make the copies quadratic in the text.
+        stored_ += path.size() + versions.size() * sizeof(std::uint64_t);
+        if (stored_ > max_stored) return false;
+        out_->push_back({path, std::move(versions)});
+      }
       return true;
     }
     if (at('[')) {
@@ -232,18 +245,18 @@ inline bool describes_evolvable_nodes(std::string_view file, std::string_view mi
   std::vector<evolvable_node> ours, theirs;
   if (!evolvable_scan(mine).run(ours) || ours.empty()) return true;
   if (!evolvable_scan(file).run(theirs)) return true;
+  // By path (of equal paths, which only a key given twice makes, the last).
+  auto by_path = [](const evolvable_node& a, const evolvable_node& b) { return a.path < b.path; };
+  std::stable_sort(theirs.begin(), theirs.end(), by_path);
   for (const evolvable_node& m : ours) {
-    for (const evolvable_node& f : theirs) {
-      if (f.path != m.path) continue;
-      for (std::size_t k = 0; k < m.versions.size(); ++k) {
-        if (k < f.versions.size() && f.versions[k] == m.versions[k]) continue;
-        described = k < f.versions.size() ? f.versions[k]
-                    : f.versions.empty()  ? 0
-                                          : f.versions.back();
-        writes = m.versions[k];
-        return false;
-      }
-      break;
+    const auto after = std::upper_bound(theirs.begin(), theirs.end(), m, by_path);
+    if (after == theirs.begin() || std::prev(after)->path != m.path) continue;
+    const std::vector<std::uint64_t>& f = std::prev(after)->versions;
+    for (std::size_t k = 0; k < m.versions.size(); ++k) {
+      if (k < f.size() && f[k] == m.versions[k]) continue;
+      described = k < f.size() ? f[k] : f.empty() ? 0 : f.back();
+      writes = m.versions[k];
+      return false;
     }
   }
   return true;
