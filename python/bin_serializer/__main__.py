@@ -322,27 +322,36 @@ def _customs(values: "list[str]", prog: str) -> "dict[str, Any] | None":
     return customs
 
 
-def _cat(args: argparse.Namespace) -> int:
-    from .errors import DecodeError, LogHeaderError
+def _open_log(command: str, path: str, **options: Any) -> Any:
+    """A LogReader of the log at path ('-': standard input), or None having
+    said why on standard error (exit status 2: unreadable, bad header, an
+    option naming no type of the log)."""
+    from .errors import LogHeaderError
     from .log import LogReader
+    name = "<stdin>" if path == "-" else path
+    try:
+        return LogReader(sys.stdin.buffer.read() if path == "-" else path, **options)
+    except OSError as e:
+        print(f"bin_serializer {command}: {e}", file=sys.stderr)
+    except LogHeaderError as e:
+        print(f"bin_serializer {command}: {name}: bad header: {e}", file=sys.stderr)
+    except ValueError as e:  # --type naming no type of the log
+        print(f"bin_serializer {command}: {name}: {e}", file=sys.stderr)
+    return None
+
+
+def _cat(args: argparse.Namespace) -> int:
+    from .errors import DecodeError
     customs = _customs(args.custom, "cat")
     if customs is None:
         return 2
     name = "<stdin>" if args.file == "-" else args.file
-    try:
-        source = sys.stdin.buffer.read() if args.file == "-" else args.file
-        only: "list[Any] | None" = None
-        if args.type:
-            only = [int(t) if t.isdigit() else t for t in args.type]
-        reader = LogReader(source, only=only, customs=customs, raw_strings=args.raw_strings, keep_unknown=True)
-    except OSError as e:
-        print(f"bin_serializer cat: {e}", file=sys.stderr)
-        return 2
-    except LogHeaderError as e:
-        print(f"bin_serializer cat: {name}: bad header: {e}", file=sys.stderr)
-        return 2
-    except ValueError as e:  # --type naming no type of the log
-        print(f"bin_serializer cat: {name}: {e}", file=sys.stderr)
+    only: "list[Any] | None" = None
+    if args.type:
+        only = [int(t) if t.isdigit() else t for t in args.type]
+    reader = _open_log("cat", args.file, only=only, customs=customs, raw_strings=args.raw_strings,
+                       keep_unknown=True)
+    if reader is None:
         return 2
     names = [t.name for t in reader.header.types]
     seen = 0
@@ -397,17 +406,9 @@ def _cat(args: argparse.Namespace) -> int:
 
 def _info(args: argparse.Namespace) -> int:
     import json
-    from .errors import LogHeaderError
-    from .log import LogReader
     name = "<stdin>" if args.file == "-" else args.file
-    try:
-        source = sys.stdin.buffer.read() if args.file == "-" else args.file
-        reader = LogReader(source)
-    except OSError as e:
-        print(f"bin_serializer info: {e}", file=sys.stderr)
-        return 2
-    except LogHeaderError as e:
-        print(f"bin_serializer info: {name}: bad header: {e}", file=sys.stderr)
+    reader = _open_log("info", args.file)
+    if reader is None:
         return 2
     with reader:
         size = len(reader._buf)

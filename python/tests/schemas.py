@@ -227,3 +227,19 @@ class BookSlots:
     owner: PersonSlots
     ticks: list[TickSlots]
     best: Optional[TickSlots] = None
+
+
+# An evolvable struct of numbers and its first version (C++: workloads::Limits
+# and tests/core/test_evolution.cpp's LimitsV1): their holders share one
+# fingerprint.
+@dataclass
+class LimitsV1:
+    max_users: u16 = 10
+    __bin_serializer_versions__ = (1,)
+
+
+@dataclass
+class LimitsV2:
+    max_users: u16 = 10
+    max_rooms: u16 = 3
+    __bin_serializer_versions__ = (1, 2)

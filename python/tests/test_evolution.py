@@ -27,6 +27,7 @@ from bin_serializer.errors import DescriptionError
 from bin_serializer.message import encode_message, schema_hash, version_fingerprints
 from bin_serializer.types import (RETIRED, Retire, Retired, UnknownFields, clear_unknown_fields, i64, retired, u8, u16,
                                   u32, unknown_fields)
+from schemas import LimitsV1, LimitsV2
 from test_differential import codecs
 
 FORMATS = ["portable", "compact", "native"]
@@ -809,19 +810,6 @@ def test_dump_deep_values_are_an_error_line(tmp_path, capsys):
 # version's largest encoding: tests/core/test_evolution.cpp, NewerNestedEvolvableOfNumbersInARunOrAVector.)
 
 
-@dataclass
-class LimOld:
-    max_users: u16 = 10
-    __bin_serializer_versions__ = (1,)
-
-
-@dataclass
-class LimNew:
-    max_users: u16 = 10
-    max_rooms: u16 = 3
-    __bin_serializer_versions__ = (1, 2)
-
-
 def _holder(lim: type) -> type:
     from bin_serializer.types import Array
     from typing import Optional
@@ -837,10 +825,10 @@ def _holder(lim: type) -> type:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_newer_nested_evolvable_of_numbers_read_both_ways(fmt, backend):
-    New, Old = _holder(LimNew), _holder(LimOld)
+    New, Old = _holder(LimitsV2), _holder(LimitsV1)
     assert schema_hash(New, fmt) == schema_hash(Old, fmt)
     got = decode(Old, encode(New(), fmt), fmt)
     assert (got.a, got.one, got.opt, got.arr, got.many, got.b) == (
-        1, LimOld(), LimOld(), [LimOld(), LimOld()], [LimOld(1), LimOld(2)], 2)
+        1, LimitsV1(), LimitsV1(), [LimitsV1(), LimitsV1()], [LimitsV1(1), LimitsV1(2)], 2)
     back = decode(New, encode(got, fmt), fmt)
     assert back == New()

@@ -28,7 +28,7 @@ from bin_serializer.errors import LogCorruptError, LogHeaderError, LogRecordErro
 from bin_serializer.log import LogReader, LogWriter, crc32c, crc32c_py
 from bin_serializer.message import schema_hash
 from bin_serializer.types import Retired, char, f64, i32, i64, retired, u16, u32, u64
-from schemas import Car, Person, Tick, make_car, make_tick
+from schemas import Car, LimitsV1, LimitsV2, Person, Tick, make_car, make_tick
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 
@@ -561,46 +561,33 @@ def test_append_by_a_newer_version_than_the_header_describes_is_refused(tmp_path
     assert list(LogReader(bare, [ProfV3, Tick])) == [_v3_of(ProfV1("Ann", 1)), ProfV3("Bo", 3)]
 
 
-# An evolvable struct nested in a logged type (log/described.hpp): LimV1 is
-# LimV2's first version, so their holders share one fingerprint.
-@dataclass
-class LimV1:
-    max_users: u16 = 10
-    __bin_serializer_versions__ = (1,)
-
-
-@dataclass
-class LimV2:
-    max_users: u16 = 10
-    max_rooms: u16 = 3
-    __bin_serializer_versions__ = (1, 2)
-
-
+# An evolvable struct nested in a logged type (log/described.hpp): LimitsV1 is
+# LimitsV2's first version, so their holders share one fingerprint.
 @dataclass
 class RoomV1:
     id: u32 = 0
-    limits: LimV1 = dataclasses.field(default_factory=LimV1)
-    history: list[LimV1] = dataclasses.field(default_factory=list)
+    limits: LimitsV1 = dataclasses.field(default_factory=LimitsV1)
+    history: list[LimitsV1] = dataclasses.field(default_factory=list)
 
 
 @dataclass
 class RoomLater:  # Lim gained a version, in the field and in the elements
     id: u32 = 0
-    limits: LimV2 = dataclasses.field(default_factory=LimV2)
-    history: list[LimV2] = dataclasses.field(default_factory=list)
+    limits: LimitsV2 = dataclasses.field(default_factory=LimitsV2)
+    history: list[LimitsV2] = dataclasses.field(default_factory=list)
 
 
 @dataclass
 class RoomHalf:  # the field's type newer, the elements' not yet
     id: u32 = 0
-    limits: LimV2 = dataclasses.field(default_factory=LimV2)
-    history: list[LimV1] = dataclasses.field(default_factory=list)
+    limits: LimitsV2 = dataclasses.field(default_factory=LimitsV2)
+    history: list[LimitsV1] = dataclasses.field(default_factory=list)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_append_by_a_newer_nested_evolvable_struct_is_refused(fmt, tmp_path):
     assert schema_hash(RoomV1, fmt) == schema_hash(RoomLater, fmt) == schema_hash(RoomHalf, fmt)
-    room = RoomV1(1, LimV1(5), [LimV1(1), LimV1(2)])
+    room = RoomV1(1, LimitsV1(5), [LimitsV1(1), LimitsV1(2)])
     path = tmp_path / "rooms.bslog"
     with LogWriter(path, [RoomV1, Tick], format=fmt) as w:
         w.write(room)
@@ -625,7 +612,7 @@ def test_append_by_a_newer_nested_evolvable_struct_is_refused(fmt, tmp_path):
         with LogWriter(later, [type(older), Tick], format=fmt, append=True) as w:
             w.write(older)
     assert [r.id for r in LogReader(later, [RoomV1, Tick])] == [3, 1, 4]
-    assert list(LogReader(later, [RoomLater, Tick]))[1] == RoomLater(1, LimV2(5, 3), [LimV2(1, 3), LimV2(2, 3)])
+    assert list(LogReader(later, [RoomLater, Tick]))[1] == RoomLater(1, LimitsV2(5, 3), [LimitsV2(1, 3), LimitsV2(2, 3)])
     bare = tmp_path / "bare.bslog"
     bare.write_bytes(log_bytes([room], [RoomV1, Tick], format=fmt, descriptions=False))
     with LogWriter(bare, [RoomLater, Tick], format=fmt, append=True) as w:  # nothing to contradict

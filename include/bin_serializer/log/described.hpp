@@ -68,6 +68,29 @@ private:
 
   static bool hex(char c) { return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
+  // After a member or an element: 1 at a comma (another follows), 0 at
+  // `close` (taken: the end), -1 at anything else.
+  int after_item(char close) {
+    ws();
+    if (at(',')) {
+      ++i_;
+      return 1;
+    }
+    if (!at(close)) return -1;
+    ++i_;
+    return 0;
+  }
+
+  // A value one level down, at path + "/" + part.
+  bool nested(std::string& path, std::string_view part, int depth) {
+    const std::size_t keep = path.size();
+    path += '/';
+    path += part;
+    const bool ok = value(path, depth + 1);
+    path.resize(keep);
+    return ok;
+  }
+
   // A string; `raw` is its text between the quotes, escapes as written (and
   // checked: one of \" \\ \/ \b \f \n \r \t, or \u and four hex digits).
   bool string(std::string_view& raw) {
@@ -127,22 +150,12 @@ private:
       if (i_ == start || !(at(',') || at(']'))) {
         all = false;
         i_ = start;
-        const std::size_t keep = path.size();
-        path += '/';
-        path += std::to_string(k);
-        if (!value(path, depth + 1)) return false;
-        path.resize(keep);
-        ws();
+        if (!nested(path, std::to_string(k), depth)) return false;
       } else {
         v.push_back(x);
       }
-      if (at(',')) {
-        ++i_;
-        continue;
-      }
-      if (!at(']')) return false;
-      ++i_;
-      return true;
+      const int next = after_item(']');
+      if (next <= 0) return next == 0;
     }
   }
 
@@ -166,30 +179,24 @@ private:
         if (!at(':')) return false;
         ++i_;
         ws();
-        const std::size_t keep = path.size();
-        path += '/';
-        path += key;
         // (A key given twice: the last one counts, as for any JSON reader.)
         if (key == "kind" && at('"')) {
           std::string_view kind;
           if (!string(kind)) return false;
           evolvable = kind == "evolvable";
         } else if (key == "versions" && at('[')) {
+          const std::size_t keep = path.size();
+          path += "/versions";
           if (!counts(path, depth + 1, versions, listed)) return false;
+          path.resize(keep);
         } else {
           if (key == "kind") evolvable = false;
           if (key == "versions") listed = false;
-          if (!value(path, depth + 1)) return false;
+          if (!nested(path, key, depth)) return false;
         }
-        path.resize(keep);
-        ws();
-        if (at(',')) {
-          ++i_;
-          continue;
-        }
-        if (!at('}')) return false;
-        ++i_;
-        break;
+        const int next = after_item('}');
+        if (next < 0) return false;
+        if (next == 0) break;
       }
       if (evolvable && listed) {
         // Each node keeps its path: a budget, so that many nodes under one
@@ -208,19 +215,9 @@ private:
         return true;
       }
       for (std::size_t k = 0;; ++k) {
-        const std::size_t keep = path.size();
-        path += '/';
-        path += std::to_string(k);
-        if (!value(path, depth + 1)) return false;
-        path.resize(keep);
-        ws();
-        if (at(',')) {
-          ++i_;
-          continue;
-        }
-        if (!at(']')) return false;
-        ++i_;
-        return true;
+        if (!nested(path, std::to_string(k), depth)) return false;
+        const int next = after_item(']');
+        if (next <= 0) return next == 0;
       }
     }
     if (at('"')) {
