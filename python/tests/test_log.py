@@ -643,6 +643,9 @@ def test_evolvable_nodes_are_where_the_cpp_descriptions_have_them():
     assert _evolvable_nodes("[" * 257 + "]" * 257) == []
     assert _evolvable_nodes('{"kind":"evolvable","versions":[1],"versions":[2,3]}') == [("", [2, 3])]
     assert _evolvable_nodes('{"kind":"evolvable","versions":[1,-2]}') == []
+    # a key given twice: the last one counts (json keeps it), as in C++
+    assert _evolvable_nodes('{"type":{"kind":"evolvable","versions":[1]},'
+                            '"type":{"kind":"evolvable","versions":[1,2]}}') == [("/type", [1, 2])]
     # many nodes under one long path: a budget, as in C++
     wide = '{"' + "k" * 65536 + '":[' + ",".join(['{"kind":"evolvable","versions":[1]}'] * 300) + "]}"
     assert _evolvable_nodes(wide) is None

@@ -306,6 +306,15 @@ TEST(LogDescribed, EvolvableNodesOfADescription) {
                                                           mine, described, writes));
   EXPECT_EQ(described, 1U);
   EXPECT_EQ(writes, 2U);
+  // A path given twice in the file (a key repeated): the last one counts.
+  const std::string two = R"({"kind":"evolvable","versions":[1,2]})";
+  const std::string one = R"({"kind":"evolvable","versions":[1]})";
+  EXPECT_TRUE(
+      bs::detail::log::describes_evolvable_nodes(R"({"type":)" + one + R"(,"type":)" + two + "}",
+                                                 R"({"type":)" + two + "}", described, writes));
+  EXPECT_FALSE(
+      bs::detail::log::describes_evolvable_nodes(R"({"type":)" + two + R"(,"type":)" + one + "}",
+                                                 R"({"type":)" + two + "}", described, writes));
 }
 
 TEST(LogEvolution, OldLogReadByALaterProgram) {

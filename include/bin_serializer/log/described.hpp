@@ -242,13 +242,19 @@ inline bool describes_evolvable_nodes(std::string_view file, std::string_view mi
   std::vector<evolvable_node> ours, theirs;
   if (!evolvable_scan(mine).run(ours) || ours.empty()) return true;
   if (!evolvable_scan(file).run(theirs)) return true;
-  // By path (of equal paths, which only a key given twice makes, the last).
-  auto by_path = [](const evolvable_node& a, const evolvable_node& b) { return a.path < b.path; };
-  std::stable_sort(theirs.begin(), theirs.end(), by_path);
+  // Looked up by path: the file's nodes in path order (of equal paths, which
+  // only a key given twice makes, the last counts, as for a JSON reader).
+  std::vector<std::size_t> order(theirs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return theirs[a].path < theirs[b].path || (theirs[a].path == theirs[b].path && a < b);
+  });
   for (const evolvable_node& m : ours) {
-    const auto after = std::upper_bound(theirs.begin(), theirs.end(), m, by_path);
-    if (after == theirs.begin() || std::prev(after)->path != m.path) continue;
-    const std::vector<std::uint64_t>& f = std::prev(after)->versions;
+    const auto after = std::upper_bound(
+        order.begin(), order.end(), m.path,
+        [&](const std::string& path, std::size_t i) { return path < theirs[i].path; });
+    if (after == order.begin() || theirs[*std::prev(after)].path != m.path) continue;
+    const std::vector<std::uint64_t>& f = theirs[*std::prev(after)].versions;
     for (std::size_t k = 0; k < m.versions.size(); ++k) {
       if (k < f.size() && f[k] == m.versions[k]) continue;
       described = k < f.size() ? f[k] : f.empty() ? 0 : f.back();
