@@ -9,17 +9,22 @@
 // a log_writer into a log that reads back to the same values, and appending
 // a record to the bytes (mode bit 1: with cut_corrupt_tail) is refused with
 // the bytes unchanged or gives a log of the records read plus the new one.
+// The same bytes, as text, go through the type-description reader an
+// appending writer uses (check_description).
 #include "fuzz_common.hpp"
 
 #include <bin_serializer/io/stream.hpp>
 #include <bin_serializer/log/reader.hpp>
 #include <bin_serializer/log/writer.hpp>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
+#include "workloads/evolving.hpp"
 #include "workloads/market.hpp"
 
 namespace {
@@ -163,10 +168,35 @@ void check(const std::vector<unsigned char>& bytes, bool cut_corrupt_tail) {
 
 } // namespace
 
+// The description reader an appending writer runs over a file's type
+// descriptions (log/described.hpp), over the same bytes as text: it ends,
+// true or false, within its budget; and a description whose nodes have
+// distinct paths describes itself (a key given twice may not: the last of
+// two equal paths counts).
+void check_description(std::string_view text) {
+  namespace dl = bs::detail::log;
+  std::vector<dl::evolvable_node> nodes;
+  const bool ok = dl::evolvable_scan(text).run(nodes);
+  std::size_t kept = 0;
+  for (const auto& n : nodes) kept += n.path.size() + n.versions.size() * sizeof(std::uint64_t);
+  FUZZ_CHECK(kept <= dl::evolvable_scan::max_stored);
+  // As a writer of a type holding evolvable structs compares (any answer).
+  static const std::string mine = bs::schema_json<workloads::ProfileV3, bs::compact>();
+  std::uint64_t described = 0, writes = 0;
+  (void)dl::describes_evolvable_nodes(text, mine, described, writes);
+  if (!ok || nodes.empty()) return;
+  std::vector<std::string> paths;
+  for (const auto& n : nodes) paths.push_back(n.path);
+  std::sort(paths.begin(), paths.end());
+  if (std::adjacent_find(paths.begin(), paths.end()) == paths.end())
+    FUZZ_CHECK(dl::describes_evolvable_nodes(text, text, described, writes));
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const fuzz::input in = fuzz::as_input(data, size);
   fuzz::guard_scope guard(size);
   if (in.empty()) return 0;
+  check_description(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
   std::vector<unsigned char> bytes(data + 1, data + size);
   if ((data[0] & 1) != 0) fix_crcs(bytes);
   check(bytes, (data[0] & 2) != 0);
