@@ -451,9 +451,10 @@ class _Decoders:
     """What a block walk does with each file type's records: decode them
     (a Codec), skip them (None) or refuse them (False)."""
 
-    def __init__(self, codecs: list) -> None:
+    def __init__(self, codecs: list, compiled: bool = True) -> None:
         self.codecs = codecs
-        self.c: "tuple | None" = tuple(c.program if c else c for c in codecs) if _use_c() else None
+        self.c: "tuple | None" = (tuple(c.program if c else c for c in codecs) if compiled and _use_c()
+                                  else None)
 
 
 def _py_blocks(buf: Any, pos: int, end: int, ntypes: int, max_body: int, dec: _Decoders, out: list,
@@ -734,9 +735,7 @@ class LogReader:
             raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
         counts = [0] * len(self.header.types)
         saved = self._decoders
-        counting = _Decoders.__new__(_Decoders)
-        counting.codecs, counting.c = [_Count] * len(counts), None  # the Python walk: it takes any codec
-        self._decoders = counting
+        self._decoders = _Decoders([_Count] * len(counts), compiled=False)  # the Python walk takes any codec
         try:
             for batch in self._batches(on_corruption == "skip", True):
                 for index, _ in batch:
@@ -1014,8 +1013,9 @@ class LogWriter:
         describe fewer fields than its records hold, and a reader with no code
         (``cat``) could not show the others. So a description in the file must
         list every version this writer's type has (its version_fingerprints),
-        as the C++ writer requires. A log without descriptions has nothing to
-        contradict."""
+        and of every evolvable struct it holds, as the C++ writer requires. A
+        log without descriptions has nothing to contradict."""
+        from ._describe import describe
         from .message import version_fingerprints
         for cls, t in zip(self.types, file_types):
             if t.description is None:
@@ -1023,7 +1023,7 @@ class LogWriter:
             try:
                 mine = version_fingerprints(cls, self.format)
             except SchemaError:
-                continue  # not an evolvable struct: its fingerprint says all
+                mine = []  # not an evolvable struct: its fingerprint says all of it
             try:
                 listed = json.loads(t.description).get("version_fingerprints", [])
                 described = {int(v, 16) for v in listed if isinstance(v, str)}
@@ -1036,29 +1036,23 @@ class LogWriter:
                         f"{getattr(cls, '__name__', cls)} (fingerprint {fp:#018x}), which this writer "
                         f"writes: its records would hold fields the header does not describe; "
                         f"start a new log")
-        # An evolvable struct nested in a type (a field, an element) that gained
-        # a version changes no fingerprint: this writer's own description and
-        # the file's are compared node by node, as the C++ writer does
-        # (log/described.hpp).
-        from ._describe import describe
-        for cls, t in zip(self.types, file_types):
-            if t.description is None:
-                continue
+            # An evolvable struct nested in the type (a field, an element) that
+            # gained a version changes no fingerprint: this writer's own
+            # description and the file's are compared node by node, as the C++
+            # writer does (log/described.hpp), type by type in the same order.
             ours = _evolvable_nodes(describe(cls, self.format))
-            if not ours:
-                continue
-            theirs = _evolvable_nodes(t.description)
+            theirs = _evolvable_nodes(t.description) if ours else None
             if theirs is None:
-                continue  # not JSON within the limits: the fingerprints stand alone
+                continue  # nothing to compare, or not JSON within the limits: the fingerprints stand alone
             found = dict(theirs)
-            for where, versions in ours:
-                described = found.get(where)
-                if described is None:
+            for where, versions in ours or ():
+                has_versions = found.get(where)
+                if has_versions is None:
                     continue
                 for k, count in enumerate(versions):
-                    if k < len(described) and described[k] == count:
+                    if k < len(has_versions) and has_versions[k] == count:
                         continue
-                    has = described[k] if k < len(described) else (described[-1] if described else 0)
+                    has = has_versions[k] if k < len(has_versions) else (has_versions[-1] if has_versions else 0)
                     raise SchemaError(
                         f"append: {os.fspath(path)} describes the evolvable struct at {where} of {t.name} "
                         f"with {has} fields in its version {k + 1}, and this writer's "
