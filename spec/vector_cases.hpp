@@ -197,6 +197,9 @@ VECTOR_CASES_STRUCT(workloads::Limits, "Limits", max_users, max_rooms);
 VECTOR_CASES_STRUCT(workloads::ProfileV1, "Profile", name, id);
 VECTOR_CASES_STRUCT(workloads::ProfileV2, "Profile", name, id, email, scores);
 VECTOR_CASES_STRUCT(workloads::ProfileV3, "Profile", name, id, email, scores, limits);
+VECTOR_CASES_STRUCT(workloads::LimitsV1, "Limits", max_users);
+VECTOR_CASES_STRUCT(workloads::RoomV1, "Room", id, limits, history, cap, flag, tail);
+VECTOR_CASES_STRUCT(workloads::RoomV2, "Room", id, limits, history, cap, flag, tail);
 VECTOR_CASES_STRUCT(workloads::Booster, "Booster", boost_type, horse_power);
 VECTOR_CASES_STRUCT(workloads::Engine, "Engine", capacity, num_cylinders, max_rpm,
                     manufacturer_code, booster);

@@ -119,7 +119,8 @@ struct Run {
 
 // spec/vectors/framed/<format>/: framed messages (a Person; a Quote, whose type
 // declares a message type id) and the three versions of an evolvable struct
-// (docs/wire-format.md sections 10-11). Their JSON adds "kind" ("message" or
+// (docs/wire-format.md sections 10-11), and two versions of a plain struct
+// holding a nested evolvable one. Their JSON adds "kind" ("message" or
 // "value") and, for messages, "schema_hash" (16 hex digits) and, for a type
 // with an id, "type_id"; a message's "schema" and "value" describe its payload.
 template <bs::options Opts>
@@ -175,6 +176,9 @@ void framed_cases(Run& run, std::string_view format) {
   value_case("evolvable_v1", workloads::make_profile_v1());
   value_case("evolvable_v2", workloads::make_profile_v2());
   value_case("evolvable_v3", workloads::make_profile_v3());
+  // A plain struct holding two versions of a nested evolvable struct.
+  value_case("nested_evolvable_v1", workloads::make_room_v1());
+  value_case("nested_evolvable_v2", workloads::make_room_v2());
 }
 
 } // namespace

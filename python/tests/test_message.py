@@ -11,7 +11,7 @@ import mmap
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import pytest
 
@@ -20,8 +20,9 @@ from bin_serializer import DecodeError, ErrorKind, SchemaError, decode, decode_f
 from bin_serializer.message import (FLAG_TYPE_ID, HEADER_SIZE, HEADER_SIZE_WITH_ID, decode_message,
                                     decode_message_from, encode_message, iter_messages, message_id, message_is,
                                     read_header, schema_hash, token_stream)
-from bin_serializer.types import f32, i32, i64, u16, u32, u64
+from bin_serializer.types import f32, i32, i64, u8, u16, u32, u64
 from bin_serializer.vectors import hint_from_descriptor
+from schemas import LimitsV1
 
 FRAMED = Path(__file__).resolve().parents[2] / "spec" / "vectors" / "framed"
 FORMATS = ["portable"] + (["native"] if sys.byteorder == "little" else [])
@@ -169,22 +170,72 @@ class ProfileV3:
 VERSIONS = {"evolvable_v1": ProfileV1, "evolvable_v2": ProfileV2, "evolvable_v3": ProfileV3}
 
 
+# A plain struct holding two versions of a nested evolvable struct of numbers
+# (workloads::RoomV1 / RoomV2): between fixed-size fields, as a list's
+# elements and in an optional.
+@dataclasses.dataclass
+class RoomV1:
+    id: u32 = 0
+    limits: LimitsV1 = dataclasses.field(default_factory=LimitsV1)
+    history: list[LimitsV1] = dataclasses.field(default_factory=list)
+    cap: Optional[LimitsV1] = None
+    flag: u8 = 0
+    tail: str = ""
+
+
+@dataclasses.dataclass
+class RoomV2:
+    id: u32 = 0
+    limits: LimitsPy = dataclasses.field(default_factory=LimitsPy)
+    history: list[LimitsPy] = dataclasses.field(default_factory=list)
+    cap: Optional[LimitsPy] = None
+    flag: u8 = 0
+    tail: str = ""
+
+
+ROOMS = {"nested_evolvable_v1": RoomV1, "nested_evolvable_v2": RoomV2}
+FAMILIES = {**{name: VERSIONS for name in VERSIONS}, **{name: ROOMS for name in ROOMS}}
+
+
+def _limits_as(value, cls):
+    """A LimitsV1 or LimitsPy value as another version reads it: the fields
+    they share, the reader's defaults for the others."""
+    if value is None:
+        return None
+    shared = {f.name: getattr(value, f.name) for f in dataclasses.fields(cls) if hasattr(value, f.name)}
+    return cls(**shared)
+
+
+def _as_read_by(own, reader):
+    """What reader makes of own's bytes: the fields they share (a nested
+    Limits converted to the reader's version), the reader's defaults for
+    the others."""
+    limits = LimitsV1 if reader is RoomV1 else LimitsPy
+    out = {}
+    for f in dataclasses.fields(reader):
+        if not hasattr(own, f.name):
+            out[f.name] = getattr(reader(), f.name)
+        elif reader in ROOMS.values() and f.name in ("limits", "cap"):
+            out[f.name] = _limits_as(getattr(own, f.name), limits)
+        elif reader in ROOMS.values() and f.name == "history":
+            out[f.name] = [_limits_as(x, limits) for x in own.history]
+        else:
+            out[f.name] = getattr(own, f.name)
+    return reader(**out)
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
-@pytest.mark.parametrize("name", sorted(VERSIONS))
+@pytest.mark.parametrize("name", sorted(FAMILIES))
 def test_evolvable_vectors_every_reader(fmt, name):
     meta, data = _load(fmt, name)
-    writer = VERSIONS[name]
+    family = FAMILIES[name]
+    writer = family[name]
     # Own version: decodes and re-encodes to the same bytes; the JSON schema agrees.
     own = decode(writer, data, fmt)
     assert encode(own, fmt) == data
     assert encode(decode(hint_from_descriptor(meta["schema"]), data, fmt), fmt) == data
-    for reader in VERSIONS.values():
-        got = decode(reader, data, fmt)
-        for f in dataclasses.fields(reader):
-            if hasattr(own, f.name):
-                assert getattr(got, f.name) == getattr(own, f.name)
-            else:
-                assert getattr(got, f.name) == getattr(reader(), f.name)  # the default
+    for reader in family.values():
+        assert decode(reader, data, fmt) == _as_read_by(own, reader), reader.__name__
     # Every truncation fails.
     for cut in range(len(data)):
         with pytest.raises(DecodeError):
@@ -458,8 +509,9 @@ def test_framed_damage_read_alike_by_cpp_and_python(fmt):
 
     readers = {"message_person": [("message_person", Person)],
                "message_quote_id": [("message_quote_id", Quote)]}
-    for name in VERSIONS:
-        readers[name] = [(f"{name}@v{i}", cls) for i, cls in enumerate(VERSIONS.values(), 1)]
+    for family in (VERSIONS, ROOMS):
+        for name in family:
+            readers[name] = [(f"{name}@v{i}", cls) for i, cls in enumerate(family.values(), 1)]
     got = subprocess.run([VERDICTS_EXE, f"framed/{fmt}", *readers], check=True, capture_output=True, text=True,
                          timeout=600)
     lines = iter(got.stdout.splitlines())

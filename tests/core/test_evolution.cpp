@@ -485,7 +485,8 @@ TEST(Evolution, MaxTotalBytesLimitsTheBody) {
 
 } // namespace
 
-// ---- golden vectors: spec/vectors/framed/<format>/evolvable_v{1,2,3}.bin
+// ---- golden vectors: spec/vectors/framed/<format>/evolvable_v{1,2,3}.bin and
+// nested_evolvable_v{1,2}.bin
 
 #include <filesystem>
 #include <fstream>
@@ -529,9 +530,24 @@ void check_profile_vectors(const std::string& format) {
   EXPECT_EQ(r2.email, "b@x.org");
   read_as(v2, r3);
   EXPECT_EQ(r3.limits, workloads::Limits{});
+
+  // A plain struct holding two versions of a nested evolvable struct of
+  // numbers: each version reads the other's golden bytes.
+  const auto n1 = read_vector(format, "nested_evolvable_v1");
+  const auto n2 = read_vector(format, "nested_evolvable_v2");
+  EXPECT_EQ(enc(workloads::make_room_v1()), n1);
+  EXPECT_EQ(enc(workloads::make_room_v2()), n2);
+  workloads::RoomV1 old_room;
+  read_as(n2, old_room);
+  EXPECT_EQ(old_room, (workloads::RoomV1{8, {300}, {{1}, {3}}, workloads::LimitsV1{5}, 2, "v2"}));
+  workloads::RoomV2 new_room;
+  read_as(n1, new_room);
+  using workloads::Limits;
+  EXPECT_EQ(new_room, (workloads::RoomV2{7, {40, 3}, {{1, 3}, {2, 3}}, Limits{9, 3}, 1, "v1"}));
 }
 
 TEST(EvolutionVectors, Portable) { check_profile_vectors<portable>("portable"); }
+TEST(EvolutionVectors, Compact) { check_profile_vectors<bs::compact>("compact"); }
 
 TEST(EvolutionVectors, NativeOnLittleEndianLp64) {
   if constexpr (!bs::detail::little_endian_host || sizeof(void*) != 8)

@@ -21,7 +21,9 @@
 //   read with deserialize_message and re-encoded with serialize_message; an
 //   evolvable struct's bytes (evolvable_v1..3) are read as each of the three
 //   versions, the reader named after the vector ("evolvable_v3@v1": version
-//   3's bytes read as ProfileV1). The undamaged bytes come first ("i 0"):
+//   3's bytes read as ProfileV1); nested_evolvable_v1..2 (a plain struct
+//   holding two versions of an evolvable one) are read as both versions.
+//   The undamaged bytes come first ("i 0"):
 //
 //     framed/compact evolvable_v3@v1 i 0 ok 35 0400000002000000...
 //
@@ -236,6 +238,9 @@ bool run_framed(std::string_view format, std::string_view wanted) {
     damage(format, read_file(path), as(std::type_identity<workloads::ProfileV1>{}, "@v1"),
            as(std::type_identity<workloads::ProfileV2>{}, "@v2"),
            as(std::type_identity<workloads::ProfileV3>{}, "@v3"));
+  } else if (wanted == "nested_evolvable_v1" || wanted == "nested_evolvable_v2") {
+    damage(format, read_file(path), as(std::type_identity<workloads::RoomV1>{}, "@v1"),
+           as(std::type_identity<workloads::RoomV2>{}, "@v2"));
   } else {
     return false;
   }
