@@ -9,6 +9,7 @@
 // a log_writer into a log that reads back to the same values, and appending
 // a record to the bytes (mode bit 1: with cut_corrupt_tail) is refused with
 // the bytes unchanged or gives a log of the records read plus the new one.
+// Reading from a block boundary (log_read_options::start): see check_start.
 // The same bytes, as text, go through the type-description reader an
 // appending writer uses (check_description).
 #include "fuzz_common.hpp"
@@ -99,7 +100,9 @@ outcome drain(R& r, std::size_t size) {
   case bs::log_end::failed:
     FUZZ_CHECK(out.error.code == bs::errc::bad_header || out.error.code == bs::errc::truncated ||
                out.error.code == bs::errc::schema_mismatch ||
-               out.error.code == bs::errc::limit_exceeded);
+               out.error.code == bs::errc::limit_exceeded ||
+               out.error.code == bs::errc::invalid_value); // a start inside the header
+
     break;
   case bs::log_end::none: break;
   }
@@ -135,11 +138,47 @@ void check_append(std::span<const std::byte> bytes, const outcome& before, bool 
   FUZZ_CHECK(c.records == want);
 }
 
+// log_read_options::start. From where a whole read ended (valid_end()), a
+// reader reads no record and ends the same way. From any offset, the memory
+// and stream readers agree (the stream reader reads and drops the bytes
+// before it), and an offset inside the header or past the end fails.
+void check_start(std::span<const std::byte> span, const outcome& whole, std::uint64_t valid_end,
+                 std::uint64_t first) {
+  const auto from = [&](std::uint64_t start) {
+    bs::log_reader<S> mem(span, {.max_block_bytes = 1 << 20, .start = start});
+    outcome m = drain(mem, span.size());
+    std::istringstream is(std::string(reinterpret_cast<const char*>(span.data()), span.size()));
+    bs::istream_reader in(is);
+    bs::log_stream_reader<S> stream(in, {.max_block_bytes = 1 << 20, .start = start});
+    const outcome t = drain(stream, span.size());
+    FUZZ_CHECK(m.records == t.records && m.offsets == t.offsets && m.end == t.end);
+    FUZZ_CHECK(m.error.code == t.error.code && m.error.offset == t.error.offset);
+    for (const std::uint64_t o : m.offsets) FUZZ_CHECK(o >= start);
+    return m;
+  };
+  if (whole.end == bs::log_end::clean || whole.end == bs::log_end::torn) {
+    const outcome rest = from(valid_end);
+    FUZZ_CHECK(rest.records.empty() && rest.end == whole.end);
+    FUZZ_CHECK(rest.error.code == whole.error.code && rest.error.offset == whole.error.offset);
+  }
+  const std::uint64_t span_end = span.size();
+  const std::uint64_t x =
+      first + (static_cast<std::uint64_t>(span.back()) * 131 + span_end) % (span_end - first + 2);
+  const outcome any = from(x);
+  if (x > span_end) FUZZ_CHECK(any.end == bs::log_end::failed && any.error.offset == span_end);
+  if (first > 1) {
+    const outcome inside = from(first - 1);
+    FUZZ_CHECK(inside.end == bs::log_end::failed && inside.error.code == bs::errc::invalid_value);
+  }
+}
+
 void check(const std::vector<unsigned char>& bytes, bool cut_corrupt_tail) {
   const std::span<const std::byte> span(reinterpret_cast<const std::byte*>(bytes.data()),
                                         bytes.size());
   bs::log_reader<S> mem(span, {.max_block_bytes = 1 << 20});
+  const std::uint64_t first = mem.valid_end(); // before any record: where the blocks start
   const outcome a = drain(mem, bytes.size());
+  if (a.end != bs::log_end::failed) check_start(span, a, mem.valid_end(), first);
 
   std::istringstream is(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   bs::istream_reader in(is);

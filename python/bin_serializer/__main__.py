@@ -346,6 +346,10 @@ def _cat(args: argparse.Namespace) -> int:
     if customs is None:
         return 2
     name = "<stdin>" if args.file == "-" else args.file
+    if (args.follow or args.idle is not None) and (args.file == "-" or not args.follow):
+        print("bin_serializer cat: --follow reads a file again as it grows (not standard input); --idle needs "
+              "--follow", file=sys.stderr)
+        return 2
     only: "list[Any] | None" = None
     if args.type:
         only = [int(t) if t.isdigit() else t for t in args.type]
@@ -358,7 +362,10 @@ def _cat(args: argparse.Namespace) -> int:
     status = 0
     from .errors import DescriptionError
     try:
-        records = reader.records(on_corruption="skip", with_index=True)
+        if args.follow:
+            records = reader.follow(args.interval, on_corruption="skip", with_index=True, idle_timeout=args.idle)
+        else:
+            records = reader.records(on_corruption="skip", with_index=True)
     except DescriptionError as e:  # the header's descriptions cannot be read
         reader.close()
         print(f"bin_serializer cat: {name}: bad header: {e}", file=sys.stderr)
@@ -376,6 +383,8 @@ def _cat(args: argparse.Namespace) -> int:
                         line = _dumps({"type": index, "name": names[index], "error": "limit_exceeded",
                                        "detail": "the value nests too deeply to print"})
                     sys.stdout.write(line + "\n")
+            except KeyboardInterrupt:  # the end of --follow
+                pass
             except (DecodeError, SchemaError) as e:  # a record that cannot be read
                 err = {"error": str(getattr(e, "kind", "schema")), "offset": getattr(e, "offset", None),
                        "detail": getattr(e, "detail", str(e))}
@@ -503,6 +512,12 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     cat.add_argument("--custom", action="append", default=[], metavar="NAME=MODULE:ATTR",
                      help="the Python hint of a type with its own C++ codec, as for generate; repeatable")
     cat.add_argument("--raw-strings", action="store_true", help="std::string fields as bytes (printed as hex)")
+    cat.add_argument("--follow", "-f", action="store_true",
+                     help="then print the records a writer adds, as it seals them (tail -f), until interrupted")
+    cat.add_argument("--interval", type=float, default=0.2, metavar="SECONDS",
+                     help="with --follow: how often the file is read again (default 0.2)")
+    cat.add_argument("--idle", type=float, default=None, metavar="SECONDS",
+                     help="with --follow: stop after this long without a new record")
     cat.set_defaults(run=_cat)
     inf = sub.add_parser("info", help="summarise a record log: its types and how many records of each",
                          description="Print a record log's format, its type table (index, records, message id, "

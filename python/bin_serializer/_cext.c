@@ -30,6 +30,7 @@
 #include <longintrepr.h>
 #endif
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <stdint.h>
 
@@ -2272,6 +2273,9 @@ static int log_check_head(const uint8_t* b, Py_ssize_t x, Py_ssize_t end, Py_ssi
   if (end - x < 16) return LOG_UNFINISHED;
   const uint8_t* h = b + x;
   if (memcmp(h, "BSLB", 4) != 0) return (h[0] | h[1] | h[2] | h[3]) == 0 ? LOG_UNFINISHED : LOG_BAD;
+  /* the block is read after its magic: a log a writer maps in another
+   * process publishes the magic last (log/format.hpp seal_block) */
+  atomic_thread_fence(memory_order_acquire);
   if (crc32c(0, h, 12) != ld_u32(h + 12)) return LOG_BAD;
   uint32_t blen = ld_u32(h + 4);
   if (blen < 1 || blen > (1u << 28)) return LOG_BAD;

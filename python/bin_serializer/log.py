@@ -542,6 +542,25 @@ def _open_source(source: Any) -> "tuple[Any, Any]":
     return mv, mv
 
 
+# MAP_NORESERVE (not in Python's mmap before 3.13): the anonymous memory
+# follow() reads a log's new bytes into is as large as the file, but only its
+# header's and its new bytes' pages are ever touched, so none is reserved.
+_MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000 if sys.platform.startswith("linux") and os.uname().machine
+                         in ("x86_64", "i686", "aarch64", "armv7l", "s390x", "riscv64") else 0)
+
+
+class _Owned:
+    """What a reader closes for memory it read a log into: the view it
+    walks, then the mapping under it."""
+
+    def __init__(self, m: mmap.mmap, view: memoryview) -> None:
+        self._m, self._view = m, view
+
+    def close(self) -> None:
+        self._view.release()
+        self._m.close()
+
+
 class LogReader:
     """Reads a record log; iterating yields the records' objects in order.
 
@@ -563,20 +582,38 @@ class LogReader:
     reference cycle built through such a record later is never collected.
     Only with the compiled extension (the pure-Python codec ignores it).
 
+    start: where reading begins, a block boundary a reader of the same log
+    reported as ``valid_end`` (0: the first block): to go on reading a log
+    that is still being written, or from a checkpoint. Inside the header:
+    ValueError; past the end of the input: DecodeError (``truncated``, at
+    the input's end); between two block boundaries: corruption there, as any
+    bad bytes.
+
     After iteration: ``end`` ("clean", "torn", "corrupt"; "error" after a
     LogRecordError, which ends the reading), ``end_offset`` (where the log
     ended, the torn tail or the corruption starts, or the record's offset),
-    ``corruptions`` (every LogCorruptError met), ``header`` (a LogHeader).
+    ``valid_end`` (where the blocks read whole end: the next reader's
+    ``start``), ``corruptions`` (every LogCorruptError met), ``header`` (a
+    LogHeader).
     """
 
     def __init__(self, source: Any, types: "Sequence[type] | None" = None, *, only: "Sequence[Any] | None" = None,
                  max_block_bytes: int = 64 << 20, customs: "dict | None" = None, raw_strings: bool = False,
-                 untracked: bool = False, keep_unknown: bool = False) -> None:
+                 untracked: bool = False, keep_unknown: bool = False, start: int = 0) -> None:
         if max_block_bytes < 1:
             raise ValueError("max_block_bytes must be positive")
+        if start < 0:
+            raise ValueError("start must not be negative")
+        self._path = source if isinstance(source, (str, os.PathLike)) else None
         self._buf, self._closer = _open_source(source)
         try:
             self.header = parse_header(self._buf)
+            first = self.header.data_offset
+            if 0 < start < first:
+                raise ValueError(f"start {start} is inside the log's header (its blocks begin at {first})")
+            if start > len(self._buf):
+                raise DecodeError(ErrorKind.TRUNCATED, len(self._buf), "log",
+                                  f"start {start} is past the end of the log ({len(self._buf)} bytes)")
         except BaseException:
             self.close()
             raise
@@ -589,7 +626,7 @@ class LogReader:
         self.end: "str | None" = None
         self.end_offset: "int | None" = None
         self.corruptions: "list[LogCorruptError]" = []
-        self._pos = self.header.data_offset
+        self._pos = max(start, self.header.data_offset)
         self._boundary = self._pos  # the block boundary where reading last stopped (append cuts there)
         self._done = False
         self._classes: "list[Any]" = [None] * len(self.header.types)
@@ -603,8 +640,16 @@ class LogReader:
                 self._classes[t.index] = by_key.get((t.fingerprint, t.message_id))
         self._wanted = self._select(only)
         self._decoders: "_Decoders | None" = None
+        self._pending: "list[Any]" = []  # records a stopped follow() read but did not hand out
 
     # -- types
+
+    @property
+    def valid_end(self) -> int:
+        """Once reading ended clean, torn or corrupt: the end of the last
+        block read whole, where a reader of the log as it grows starts next
+        (``start``); C++'s ``log_reader::valid_end()``."""
+        return self._boundary
 
     def _select(self, only: "Sequence[Any] | None") -> "set[int]":
         types = self.header.types
@@ -688,6 +733,9 @@ class LogReader:
         # chain, without the extension) hands them out without a Python
         # frame per record
         batches = self._batches(on_corruption == "skip", with_index)
+        if self._pending:
+            pending, self._pending = self._pending, []
+            batches = itertools.chain([pending], batches)
         if _accel._cext is not None:
             return _accel._cext.Batches(batches)
         return itertools.chain.from_iterable(batches)
@@ -706,6 +754,8 @@ class LogReader:
         if self._decoders is None or (self._decoders.c is not None) != _use_c():
             self._decoders = self._build_decoders()
         got: "list[Any]" = []
+        if self._pending:
+            got, self._pending = self._pending, []
         try:
             for batch in self._batches(on_corruption == "skip", with_index, whole=True):
                 if got or not gc.is_tracked(batch):  # an untracked batch never leaves: its records are copied
@@ -716,6 +766,118 @@ class LogReader:
             e.records = got
             raise
         return got
+
+    def follow(self, interval: float = 0.2, *, on_corruption: str = "raise", with_index: bool = False,
+               idle_timeout: "float | None" = None) -> Iterator[Any]:
+        """The records of a log that is still being written, as its writer
+        seals them (``tail -f``): the records to the end, as ``records()``
+        gives them; then, at a clean end or a torn tail (an open block), the
+        file at the reader's path is read again every `interval` seconds
+        from ``valid_end`` on. Only for a reader opened from a path. Ends
+        after `idle_timeout` seconds without a new record (None: never; stop
+        it with break or Ctrl-C), or with an exception: a LogRecordError, a
+        LogCorruptError when on_corruption="raise" (a corruption is reported
+        once, not at every poll), a LogHeaderError when the file at the path
+        holds another log, a DecodeError (``truncated``) when it was cut
+        shorter than ``valid_end``. A writer's process that restarts and
+        cuts its torn tail (``append=True``) cuts only bytes after
+        ``valid_end``; the file is mapped again at each poll, but a cut
+        during a poll can still end the process with SIGBUS (docs/logs.md)."""
+        if self._path is None:
+            raise ValueError("follow() reads the log again from its path: open the LogReader with a path")
+        if on_corruption not in ("raise", "skip"):
+            raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
+        if self._decoders is None or (self._decoders.c is not None) != _use_c():
+            self._decoders = self._build_decoders()  # a bad description fails here, at the call
+        return self._follow(interval, on_corruption, with_index, idle_timeout)
+
+    def _follow(self, interval: float, on_corruption: str, with_index: bool,
+                idle_timeout: "float | None") -> Iterator[Any]:
+        import time
+        said = {e.offset for e in self.corruptions}
+        idle_since = time.monotonic()
+        while True:
+            got = 0
+            before = len(self.corruptions)
+            while True:
+                try:
+                    if self._pending:  # what a follow() left when it was stopped
+                        pending, self._pending = self._pending, []
+                        got += len(pending)
+                        yield from self._hand_out(pending)
+                    for batch in self._batches(on_corruption == "skip", with_index):
+                        got += len(batch)
+                        yield from self._hand_out(batch)
+                    break
+                except LogCorruptError as e:
+                    if e.offset not in said:
+                        raise
+                    # met again at a later poll (the reading there started before it): said once
+                    del self.corruptions[-1]
+                    if e.resume_offset is None:
+                        break
+            # the same in skip mode: a corruption an earlier poll reported is not reported again
+            fresh = [e for e in self.corruptions[before:] if e.offset not in said]
+            del self.corruptions[before:]
+            self.corruptions.extend(fresh)
+            said.update(e.offset for e in fresh)
+            now = time.monotonic()
+            if got:
+                idle_since = now
+            elif idle_timeout is not None and now - idle_since >= idle_timeout:
+                return
+            time.sleep(interval)
+            self._read_again()
+
+    def _hand_out(self, batch: list) -> Iterator[Any]:
+        """The records of batch one by one; if the caller stops taking
+        them (breaks out of follow()), the rest are kept for the next
+        follow() or records(), so stopping loses none."""
+        i, n = 0, len(batch)
+        try:
+            while i < n:
+                i += 1
+                yield batch[i - 1]
+        finally:
+            if i < n:
+                self._pending = batch[i:]
+
+    def _read_again(self) -> None:
+        """The log at the reader's path as it is now, from valid_end on:
+        read (not mapped, so that a writer cutting the file cannot raise
+        SIGBUS here) into memory that holds the header at its offset and
+        the bytes from valid_end at theirs (an anonymous mapping of the
+        file's size, whose other pages are never touched)."""
+        head = self.header.data_offset
+        pos = self._boundary
+        with open(self._path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size < pos:
+                raise DecodeError(ErrorKind.TRUNCATED, size, "log",
+                                  f"{self._path} was cut to {size} bytes, before offset {pos} where reading stood")
+            f.seek(0)
+            if f.read(head) != bytes(self._buf[:head]):
+                raise LogHeaderError(ErrorKind.BAD_HEADER, 0, "log",
+                                     f"{self._path} now holds another log (its header changed)")
+            m = mmap.mmap(-1, max(size, 1), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE)
+            view = memoryview(m)
+            try:
+                view[:head] = self._buf[:head]
+                f.seek(pos)
+                end = pos
+                while end < size:  # the file may be cut meanwhile: what was read is the input
+                    n = f.readinto(view[end:size])
+                    if not n:
+                        break
+                    end += n
+                buf = view[:end]
+            finally:
+                view.release()
+        self.close()
+        self._buf, self._closer = buf, _Owned(m, buf)
+        self._pos = pos
+        self._done = False
+        self.end = self.end_offset = None
 
     def resume(self) -> Iterator[Any]:
         """After a LogCorruptError: the records from the next valid block on."""

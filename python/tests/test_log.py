@@ -910,6 +910,196 @@ def test_cat_stdin(tmp_path):
     assert p.returncode == 3 and p.stdout == b"" and b"torn tail" in p.stderr
 
 
+# ---------------------------------------------------------------------------
+# Reading from a block boundary (start=, valid_end), and a log as it is written
+
+
+def test_start_reads_from_any_block_boundary(backend):
+    values = [make_tick(i) if i % 3 else Note(i, "n" * (i % 7), ["t"] * (i % 3)) for i in range(400)]
+    data = log_bytes(values, [Tick, Note], block_bytes=128)
+    counts = records_per_block(data, [Tick, Note])
+    starts = [b for b, _ in blocks_of(data)] + [len(data)]
+    assert len(starts) > 20
+    for k, at in enumerate(starts):
+        r = LogReader(data, [Tick, Note], start=at)
+        assert list(r) == values[sum(counts[:k]):], at
+        assert (r.end, r.end_offset, r.valid_end) == ("clean", len(data), len(data))
+    # 0 is the first block, as when no start is given.
+    assert list(LogReader(data, [Tick, Note], start=0)) == values
+
+
+def test_start_outside_the_blocks(backend):
+    values = [make_tick(i) for i in range(300)]
+    data = log_bytes(values, [Tick], block_bytes=128)
+    blocks = blocks_of(data)
+    for at in (1, 16, blocks[0][0] - 1):
+        with pytest.raises(ValueError, match="inside the log's header"):
+            LogReader(data, [Tick], start=at)
+    with pytest.raises(ValueError):
+        LogReader(data, [Tick], start=-1)
+    with pytest.raises(DecodeError) as e:
+        LogReader(data, [Tick], start=len(data) + 1)
+    assert e.value.kind == ErrorKind.TRUNCATED and e.value.offset == len(data)
+    # Inside a block: corruption there; reading goes on at the next block.
+    inside = blocks[3][0] + 5
+    r = LogReader(data, [Tick], start=inside)
+    with pytest.raises(LogCorruptError) as c:
+        list(r)
+    assert c.value.offset == inside and c.value.resume_offset == blocks[4][0]
+    rest = list(r.resume())
+    assert rest == values[len(values) - len(rest):] and r.end == "clean"
+    assert sum(records_per_block(data, [Tick])[4:]) == len(rest)
+
+
+_FOLLOWED_WRITER = """
+import sys, time
+sys.path[:0] = [sys.argv[3]]
+from schemas import Tick, make_tick
+from bin_serializer.log import LogWriter
+w = LogWriter(sys.argv[1], [Tick], block_bytes=256, flush=sys.argv[2])
+i = 0
+while True:
+    w.write(make_tick(i))
+    i += 1
+    if i % 20 == 0:
+        time.sleep(0.001)
+"""
+
+
+def _start_writer(path: Path, flush: str):
+    """A process writing Tick records to path until it is killed."""
+    import subprocess
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(bin_serializer.__file__).parents[1]), env.get("PYTHONPATH", "")])
+    return subprocess.Popen([sys.executable, "-c", _FOLLOWED_WRITER, str(path), flush, str(Path(__file__).parent)],
+                            env=env)
+
+
+def _wait_for_log(path: Path, proc) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            LogReader(path, [Tick]).close()  # the header is written
+            return
+        except (OSError, DecodeError):
+            assert proc.poll() is None, "the writer died"
+            time.sleep(0.01)
+    raise AssertionError("no log header after 60 s")
+
+
+@pytest.mark.parametrize("flush", ["record", "block"])
+def test_follow_a_log_another_process_writes_then_is_killed(tmp_path, backend, flush):
+    """follow() hands out the records a live writer seals, each once, in
+    order; the writer is killed by SIGKILL while it is followed; what the
+    follower got is then exactly what a reader of the whole file returns."""
+    import signal
+    path = tmp_path / "live.bsl"
+    proc = _start_writer(path, flush)
+    try:
+        _wait_for_log(path, proc)
+        r = LogReader(path, [Tick])
+        got = []
+        polls = 0
+        for rec in r.follow(0.005):
+            got.append(rec)
+            if len(got) >= 300 * (polls + 1):
+                polls += 1
+                if polls == 3:
+                    break
+        assert r.end is None or r.end in ("clean", "torn")
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    # What the writer sealed before it died, then nothing more for a while.
+    got.extend(r.follow(0.005, idle_timeout=0.2))
+    assert r.end in ("clean", "torn") and not r.corruptions
+    whole = LogReader(path, [Tick])
+    assert got == list(whole) and len(got) >= 900
+    assert got == [make_tick(i) for i in range(len(got))]
+    assert r.valid_end == whole.valid_end
+    r.close()
+
+
+def test_follow_reports_a_corruption_once_and_reads_what_follows_it(tmp_path, backend):
+    values = [make_tick(i) for i in range(200)]
+    data = bytearray(log_bytes(values, [Tick], block_bytes=128))
+    blocks = blocks_of(bytes(data))
+    data[blocks[-1][0] + 20] ^= 0xFF  # the last block: a corrupt tail, nothing valid after it
+    path = tmp_path / "bad.bsl"
+    path.write_bytes(bytes(data))
+    r = LogReader(path, [Tick])
+    got = list(r.follow(0.01, on_corruption="skip", idle_timeout=0.1))  # several polls meet it
+    lost = records_per_block(log_bytes(values, [Tick], block_bytes=128), [Tick])[-1]
+    assert got == values[:-lost] and len(r.corruptions) == 1 and r.corruptions[0].offset == blocks[-1][0]
+    # A writer that goes on after the bad block: its blocks are read, the corruption is not said again.
+    more = log_bytes([make_tick(i) for i in range(200, 260)], [Tick], block_bytes=128)
+    with open(path, "ab") as f:
+        f.write(more[blocks_of(more)[0][0]:])
+    again = list(r.follow(0.01, on_corruption="skip", idle_timeout=0.1))
+    assert again == [make_tick(i) for i in range(200, 260)] and len(r.corruptions) == 1
+    # The same with on_corruption="raise": raised once, then read past.
+    r = LogReader(path, [Tick])
+    with pytest.raises(LogCorruptError):
+        list(r.follow(0.01, idle_timeout=0.1))
+    assert list(r.follow(0.01, idle_timeout=0.1)) == [make_tick(i) for i in range(200, 260)]
+
+
+def test_follow_refuses_what_it_cannot_follow(tmp_path, backend):
+    data = log_bytes([make_tick(i) for i in range(50)], [Tick], block_bytes=128)
+    with pytest.raises(ValueError, match="path"):
+        LogReader(data, [Tick]).follow()
+    path = tmp_path / "f.bsl"
+    path.write_bytes(data)
+    r = LogReader(path, [Tick])
+    with pytest.raises(ValueError):
+        r.follow(on_corruption="ignore")
+    it = r.follow(0.01)
+    assert [next(it) for _ in range(50)] == [make_tick(i) for i in range(50)]
+    path.write_bytes(data[:len(data) - 100])  # cut before where reading stands
+    with pytest.raises(DecodeError) as e:
+        next(it)
+    assert e.value.kind == ErrorKind.TRUNCATED and e.value.offset == len(data) - 100
+    path.write_bytes(log_bytes([make_tick(1)], [Tick, Note]))  # another log at the path
+    r = LogReader(path, [Tick, Note])
+    assert list(r.follow(0.01, idle_timeout=0.05)) == [make_tick(1)]
+    path.write_bytes(data)
+    with pytest.raises(LogHeaderError):
+        list(r.follow(0.01, idle_timeout=0.05))
+
+
+def test_cat_follow(tmp_path):
+    """python -m bin_serializer cat --follow prints the records of a log
+    another process writes, as they are sealed, until it is idle."""
+    import signal
+    import subprocess
+    path = tmp_path / "live.bsl"
+    proc = _start_writer(path, "record")
+    try:
+        _wait_for_log(path, proc)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(bin_serializer.__file__).parents[1]),
+                                             env.get("PYTHONPATH", "")])
+        cat = subprocess.Popen([sys.executable, "-m", "bin_serializer", "cat", "--follow", "--interval", "0.01",
+                                "--idle", "2", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=env, text=True)
+        first = [cat.stdout.readline() for _ in range(500)]  # printed while the writer runs
+        assert proc.poll() is None
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    rest = cat.stdout.read()  # not communicate(): it would skip what readline() buffered
+    err = cat.stderr.read()
+    cat.wait(timeout=60)
+    assert all(first), ("cat --follow ended early", cat.returncode, err)
+    lines = [json.loads(x) for x in first + rest.splitlines()]
+    whole = list(LogReader(path))
+    assert len(lines) == len(whole) >= 500 and cat.returncode in (0, 3), err
+    assert [x["value"]["symbol_id"] for x in lines] == [t.symbol_id for t in whole]
+    for bad in (["--follow", "-"], ["--idle", "1", str(path)]):
+        p = subprocess.run([sys.executable, "-m", "bin_serializer", "cat", *bad], capture_output=True, env=env)
+        assert p.returncode == 2 and b"--follow" in p.stderr
+
+
 def test_info(tmp_path, capsys):
     import json
     values = [make_tick(1), make_person(), Note(2, "x", []), make_tick(2), make_tick(3)] * 20

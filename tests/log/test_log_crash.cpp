@@ -13,6 +13,8 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,7 +41,10 @@ std::string slurp(const std::string& path) {
 
 enum class output { fd, mapped };
 
-[[noreturn]] void child_writes(const std::string& path, output how, bs::log_flush policy) {
+// paced: a pause every 64 records, so that a reader that polls the file
+// (follow_while_written) is not outrun by a writer as fast as the disk cache.
+[[noreturn]] void child_writes(const std::string& path, output how, bs::log_flush policy,
+                               bool paced = false) {
   const bs::log_write_options o{.block_bytes = 512, .flush = policy};
   constexpr std::size_t limit = 50'000'000; // never reached: the parent kills first
   if (how == output::fd) {
@@ -50,6 +55,7 @@ enum class output { fd, mapped };
     for (std::size_t i = 0; i < limit; ++i) {
       if (!log_test::write_record(w, market(i))) ::_exit(3);
       if (policy == bs::log_flush::manual && i % 37 == 36 && !w.flush()) ::_exit(3);
+      if (paced && i % 64 == 63) ::usleep(20);
     }
   } else {
     bs::MappedFile file;
@@ -58,6 +64,7 @@ enum class output { fd, mapped };
     for (std::size_t i = 0; i < limit; ++i) {
       if (!log_test::write_record(w, market(i))) ::_exit(3);
       if (policy == bs::log_flush::manual && i % 37 == 36 && !w.flush()) ::_exit(3);
+      if (paced && i % 64 == 63) ::usleep(20);
     }
   }
   ::_exit(0);
@@ -158,6 +165,92 @@ void crash_many(output how, bs::log_flush policy, int rounds) {
   ::testing::Test::RecordProperty("torn_tails", static_cast<int>(torn));
 }
 
+// A log followed while a forked writer writes it, then killed: a reader
+// polls the file, each time from where the last one ended (start =
+// valid_end()), and the records it collects are exactly those a reader of
+// the whole file returns after the kill, in order, each read once. The
+// writer is killed while the follower reads, and the follower never sees
+// corruption: an unpublished block is a torn tail, read in full later.
+void follow_while_written(output how, bs::log_flush policy, int rounds) {
+  const std::string path =
+      (std::filesystem::temp_directory_path() /
+       ("bs_follow_" + std::to_string(::getpid()) + "_" + std::to_string(static_cast<int>(how)) +
+        std::to_string(static_cast<int>(policy))))
+          .string();
+  std::mt19937 rng(
+      static_cast<unsigned>(99 + static_cast<int>(policy) * 7 + static_cast<int>(how)));
+  std::size_t total = 0, polls_with_records = 0;
+  for (int round = 0; round < rounds; ++round) {
+    std::filesystem::remove(path);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) child_writes(path, how, policy, true);
+    std::vector<log_test::record> seen;
+    std::uint64_t at = 0;
+    // Each poll maps the file as it stands (reading it whole every time
+    // would cost more than the writer's progress), and reads from `at` on.
+    const auto poll = [&] {
+      const int fd = ::open(path.c_str(), O_RDONLY);
+      if (fd < 0) return; // not created yet
+      struct stat st{};
+      const bool sized = ::fstat(fd, &st) == 0 && st.st_size > 0;
+      void* const m = sized ? ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ,
+                                     MAP_SHARED, fd, 0)
+                            : MAP_FAILED;
+      ::close(fd);
+      if (m == MAP_FAILED) return;
+      struct unmap {
+        void* p;
+        std::size_t n;
+        ~unmap() { ::munmap(p, n); }
+      } const mapping{m, static_cast<std::size_t>(st.st_size)};
+      bs::log_reader<S> r(std::span(static_cast<const std::byte*>(m), mapping.n), {.start = at});
+      if (!r.ok()) {
+        // No header yet (or a header whose magic is not yet written).
+        EXPECT_EQ(at, 0U);
+        EXPECT_EQ(r.last_error().code, bs::errc::truncated) << bs::error_name(r.last_error().code);
+        return;
+      }
+      const std::size_t before = seen.size();
+      for (;;) {
+        log_test::record got;
+        if (!r.visit([&got](const auto& v) { got = v; })) break;
+        seen.push_back(got);
+      }
+      EXPECT_TRUE(r.end() == log_end::clean || r.end() == log_end::torn)
+          << "end " << static_cast<int>(r.end()) << " at " << r.end_offset();
+      polls_with_records += seen.size() > before;
+      at = r.valid_end();
+    };
+    // The first records (a slow host, an emulator, may take a while to
+    // start the writer), then a few more polls at random moments.
+    for (int i = 0; i < 5000 && seen.empty() && !::testing::Test::HasFailure(); ++i) {
+      ::usleep(1000);
+      poll();
+    }
+    const int polls = 2 + static_cast<int>(rng() % 6);
+    for (int i = 0; i < polls; ++i) {
+      ::usleep(200 + static_cast<useconds_t>(rng() % 1500));
+      poll();
+      if (::testing::Test::HasFailure()) break;
+    }
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    poll(); // what the writer sealed after the last poll, up to its death
+    const outcome whole = check_prefix(path);
+    ASSERT_EQ(seen.size(), whole.records) << "round " << round;
+    for (std::size_t i = 0; i < seen.size(); ++i)
+      ASSERT_EQ(seen[i], market(i)) << "round " << round << ", record " << i;
+    if (::testing::Test::HasFailure()) return;
+    total += seen.size();
+  }
+  std::filesystem::remove(path);
+  // It read while the log was written: at least once a round.
+  EXPECT_GE(polls_with_records, static_cast<std::size_t>(rounds));
+  ::testing::Test::RecordProperty("records_followed", static_cast<int>(total));
+}
+
 // 200 kills per policy and output (1200 in all) in the gcc and clang stages;
 // the asan preset runs 50 per policy (its point is memory errors, and a fork
 // of an instrumented process is slow) and s390x, under qemu, 40
@@ -177,3 +270,11 @@ TEST(LogCrash, MappedFlushPerRecord) {
 }
 TEST(LogCrash, MappedFlushPerBlock) { crash_many(output::mapped, bs::log_flush::block, rounds()); }
 TEST(LogCrash, MappedFlushManual) { crash_many(output::mapped, bs::log_flush::manual, rounds()); }
+TEST(LogCrash, FollowedWhileWrittenThroughAnFd) {
+  follow_while_written(output::fd, bs::log_flush::record, rounds() / 10);
+  follow_while_written(output::fd, bs::log_flush::block, rounds() / 10);
+}
+TEST(LogCrash, FollowedWhileWrittenIntoAMappedFile) {
+  follow_while_written(output::mapped, bs::log_flush::record, rounds() / 10);
+  follow_while_written(output::mapped, bs::log_flush::block, rounds() / 10);
+}

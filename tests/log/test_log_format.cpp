@@ -443,6 +443,116 @@ TEST(LogEnd, UnpublishedBlockIsTorn) {
   EXPECT_EQ(r.end_offset(), blocks.back());
 }
 
+// log_read_options::start: a reader that starts at a block boundary (what
+// valid_end() reported: a log read before, or one still being written)
+// reads exactly the records from there, from memory and from a stream.
+template <class Check>
+void from_memory_and_stream(const std::vector<std::byte>& log, std::uint64_t start,
+                            const Check& check) {
+  bs::log_reader<market_compact> in_memory{std::span<const std::byte>(log), {.start = start}};
+  check(in_memory, "span");
+  std::istringstream is(std::string(reinterpret_cast<const char*>(log.data()), log.size()));
+  bs::istream_reader src(is);
+  bs::log_stream_reader<market_compact> streamed(src, {.start = start});
+  check(streamed, "stream");
+}
+
+TEST(LogStart, EveryBlockBoundaryReadsTheRest) {
+  // 8000 records: a stream reader skips more than its 64 KiB steps.
+  const bs::Buffer buf = write_market<market_compact>(8000, {.block_bytes = 256});
+  const std::vector<std::byte> full = bytes_of(buf);
+  ASSERT_GT(full.size(), 2U * 65536);
+  std::size_t data_start = 0;
+  std::vector<std::size_t> starts = block_offsets(full, data_start);
+  starts.push_back(full.size());
+  for (std::size_t k = 0; k < starts.size();
+       k += k < 8 || k + 8 > starts.size() ? std::size_t{1} : std::size_t{37}) {
+    const std::size_t at = starts[k];
+    const std::size_t before = records_before(full, at);
+    from_memory_and_stream(full, at, [&](auto& r, const char* how) {
+      ASSERT_TRUE(r.ok()) << how << " from " << at;
+      const auto got = read_all<market_compact>(r);
+      ASSERT_EQ(got.size(), 8000 - before) << how << " from " << at;
+      for (std::size_t i = 0; i < got.size(); ++i)
+        ASSERT_EQ(got[i], market(before + i)) << how << " from " << at << ", record " << i;
+      EXPECT_EQ(r.end(), log_end::clean) << how;
+      EXPECT_EQ(r.valid_end(), full.size()) << how;
+    });
+  }
+}
+
+TEST(LogStart, OffsetsThatAreNoBlockBoundary) {
+  const bs::Buffer buf = write_market<market_compact>(600, {.block_bytes = 256});
+  const std::vector<std::byte> full = bytes_of(buf);
+  std::size_t data_start = 0;
+  const std::vector<std::size_t> blocks = block_offsets(full, data_start);
+  // Inside the header: no reader starts there.
+  from_memory_and_stream(full, 5, [&](auto& r, const char* how) {
+    EXPECT_FALSE(r.ok()) << how;
+    EXPECT_EQ(r.end(), log_end::failed) << how;
+    EXPECT_EQ(r.last_error().code, errc::invalid_value) << how;
+    EXPECT_EQ(r.last_error().offset, 5U) << how;
+    log_test::record ignored;
+    EXPECT_FALSE(r.visit([&](const auto& v) { ignored = v; })) << how;
+  });
+  // Past the end (a log cut shorter than a reader's last position).
+  from_memory_and_stream(full, full.size() + 1, [&](auto& r, const char* how) {
+    EXPECT_EQ(r.end(), log_end::failed) << how;
+    EXPECT_EQ(r.last_error().code, errc::truncated) << how;
+    EXPECT_EQ(r.last_error().offset, full.size()) << how;
+  });
+  // Inside a block: corruption there, and resume() goes on at the next block.
+  const std::size_t inside = blocks[3] + 5;
+  from_memory_and_stream(full, inside, [&](auto& r, const char* how) {
+    ASSERT_TRUE(r.ok()) << how;
+    bs::log_record rec;
+    EXPECT_FALSE(r.next(rec)) << how;
+    EXPECT_EQ(r.end(), log_end::corrupt) << how;
+    EXPECT_EQ(r.end_offset(), inside) << how;
+    ASSERT_TRUE(r.resume()) << how;
+    const auto got = read_all<market_compact>(r);
+    const std::size_t before = records_before(full, blocks[4]);
+    ASSERT_EQ(got.size(), 600 - before) << how;
+    EXPECT_EQ(got.front(), market(before)) << how;
+    EXPECT_EQ(r.end(), log_end::clean) << how;
+  });
+}
+
+// A log read while it is written: each reader starts where the one before
+// it ended (valid_end()), on the bytes as they stood then: an open block is
+// a torn tail (its magic is still zero), read in full by a later reader.
+TEST(LogStart, FollowsALogAsItIsWritten) {
+  bs::Buffer buf;
+  bs::log_writer<market_compact, bs::Buffer> w(buf, {.block_bytes = 256});
+  std::vector<log_test::record> seen;
+  std::uint64_t at = 0;
+  std::size_t torn = 0;
+  const auto poll = [&] {
+    const std::vector<std::byte> now = bytes_of(buf);
+    bs::log_reader<market_compact> r{std::span<const std::byte>(now), {.start = at}};
+    if (!r.ok()) {
+      // Before the header's magic is written: not a log yet.
+      ASSERT_EQ(r.last_error().code, errc::truncated);
+      return;
+    }
+    const auto got = read_all<market_compact>(r);
+    seen.insert(seen.end(), got.begin(), got.end());
+    ASSERT_TRUE(r.end() == log_end::clean || r.end() == log_end::torn);
+    torn += r.end() == log_end::torn;
+    at = r.valid_end();
+  };
+  for (std::size_t i = 0; i < 3000; ++i) {
+    ASSERT_TRUE(log_test::write_record(w, market(i)));
+    if (i % 97 == 0) poll();
+  }
+  ASSERT_TRUE(w.close());
+  poll();
+  ASSERT_EQ(seen.size(), 3000U);
+  for (std::size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(seen[i], market(i)) << i;
+  EXPECT_GT(torn, 10U);
+  EXPECT_EQ(at, buf.size());
+}
+
 // Flip each byte (all bits, then the lowest) of the last two blocks, and of a
 // block in the middle: never a changed record; a bad block followed by a valid
 // one is corruption at its offset, and resume() goes on there; a bad last

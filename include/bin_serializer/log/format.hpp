@@ -278,6 +278,9 @@ inline block_state check_block(const unsigned char* p, std::size_t avail, std::s
   const auto magic = get_le<std::uint32_t>(p);
   if (magic != log_block_magic)
     return magic == 0 ? block_state::zero_magic : block_state::bad_magic;
+  // Pairs with seal_block's release: a log mapped by its writer in another
+  // process is read after its magic (code only on weakly ordered CPUs).
+  std::atomic_thread_fence(std::memory_order_acquire);
   if (crc32c::compute(p, 12) != get_le<std::uint32_t>(p + 12))
     return bad_at = 12, block_state::bad_head_crc;
   const auto len = get_le<std::uint32_t>(p + 4);
@@ -308,7 +311,9 @@ inline block_state check_block(const unsigned char* p, std::size_t avail, std::s
 
 // Seals a block whose body (len bytes) follows its 16-byte header at p: the
 // length and both CRCs, then the magic, last, so that a reader (or a crash)
-// never sees a published block without its checksums.
+// never sees a published block without its checksums. A thread fence, not
+// only a compiler one: a reader in another process may map the same file
+// while it is written (check_block's acquire).
 inline void seal_block(unsigned char* p, std::uint32_t len) noexcept {
   unsigned char head[log_block_header_size];
   put_le(head, log_block_magic);
@@ -316,7 +321,7 @@ inline void seal_block(unsigned char* p, std::uint32_t len) noexcept {
   put_le(head + 8, crc32c::compute(p + log_block_header_size, len));
   put_le(head + 12, crc32c::compute(head, 12));
   std::memcpy(p + 4, head + 4, 12);
-  std::atomic_signal_fence(std::memory_order_release); // the magic is stored last
+  std::atomic_thread_fence(std::memory_order_release); // the magic is stored last
   std::memcpy(p, head, 4);
 }
 

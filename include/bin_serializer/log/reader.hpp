@@ -20,6 +20,7 @@
 // pick); the log's format is the Schema's, checked once against the header.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -40,6 +41,13 @@ struct log_read_options {
   // A block (or type table) longer than this is corruption (errc::corrupt
   // with limit in mind): bounds what a stream reader holds in memory.
   std::size_t max_block_bytes = std::size_t{64} << 20;
+  // Where reading starts: 0 for the first block, else a block boundary a
+  // reader of the same log reported, valid_end() (a checkpoint, or where to
+  // go on reading a log that is still being written). The header is read and
+  // checked as always. Before the first block: failed, errc::invalid_value;
+  // past the input's end: failed, errc::truncated at its end; between two
+  // block boundaries: corruption there, as any bad bytes.
+  std::uint64_t start = 0;
 };
 
 // Where reading stopped. none: more records may follow (also after a record
@@ -107,8 +115,25 @@ public:
     return fill(off, n);
   }
   // Bytes before off are not needed any more (a stream reader may drop them).
+  // off is never past what was read (skip_to goes further).
   void release(std::uint64_t off) noexcept {
     if (get_ != nullptr && off > keep_) keep_ = off;
+  }
+  // The offset just past the bytes read so far (a span's size).
+  [[nodiscard]] std::uint64_t end() const noexcept { return base_ + size_; }
+  // Makes off the next offset to read (off >= every offset released): a
+  // span checks that off is within it; a stream reads and drops the bytes
+  // before off. False if the input ends (or fails) before off.
+  bool skip_to(std::uint64_t off) noexcept {
+    if (get_ == nullptr) return off <= size_;
+    while (end() < off) {
+      if (ended_) return false;
+      keep_ = end(); // what was read is dropped, then up to 64 KiB more read
+      const std::uint64_t left = off - end();
+      if (!fill(end(), left < 65536 ? static_cast<std::size_t>(left) : 65536)) return false;
+    }
+    keep_ = off;
+    return true;
   }
   [[nodiscard]] bool source_failed() const noexcept { return failed_ != nullptr && failed_(ctx_); }
 
@@ -206,11 +231,11 @@ public:
   static constexpr std::size_t npos = log_record::npos;
 
   // From bytes that outlive the reader (log_reader).
-  explicit basic_log_reader(std::span<const std::byte> bytes, log_read_options o = {})
+  explicit basic_log_reader(std::span<const std::byte> bytes, const log_read_options& o = {})
     requires(!Streamed)
-      : o_(o) {
+      : max_block_bytes_(o.max_block_bytes) {
     win_.view(bytes);
-    open();
+    open(o.start);
   }
   // From a source with std::size_t read_some(void*, std::size_t) (0 at the
   // end): fd_reader, istream_reader (log_stream_reader). The source is borrowed.
@@ -219,9 +244,10 @@ public:
              requires(Src& s, std::byte* p, std::size_t n) {
                { s.read_some(p, n) } -> std::convertible_to<std::size_t>;
              })
-  explicit basic_log_reader(Src& source, log_read_options o = {}) : o_(o) {
+  explicit basic_log_reader(Src& source, const log_read_options& o = {})
+      : max_block_bytes_(o.max_block_bytes) {
     win_.attach(source);
-    open();
+    open(o.start);
   }
   basic_log_reader(const basic_log_reader&) = delete;
   basic_log_reader& operator=(const basic_log_reader&) = delete;
@@ -466,7 +492,7 @@ private:
     return false;
   }
 
-  void open() {
+  void open(std::uint64_t start) {
     if (!win_.ensure(0, log_header_size)) {
       (void)stop(log_end::failed, win_.source_failed() ? errc::io_error : errc::truncated, 0, 0);
       return;
@@ -480,7 +506,8 @@ private:
       (void)stop(log_end::failed, unwritten ? errc::truncated : errc::bad_header, bad, 0);
       return;
     }
-    if (h.table_length > o_.max_block_bytes) {
+    std::atomic_thread_fence(std::memory_order_acquire); // as log::check_block
+    if (h.table_length > max_block_bytes_) {
       (void)stop(log_end::failed, errc::limit_exceeded, 8, 0);
       return;
     }
@@ -532,7 +559,25 @@ private:
       short_map_[i] = i >= count || i >= 0x80 ? short_absent
                       : map_[i] == npos       ? short_unknown
                                               : static_cast<short_index>(map_[i]);
-    block_end_ = valid_end_ = log_header_size + h.table_length;
+    const std::uint64_t first = log_header_size + h.table_length;
+    block_end_ = valid_end_ = first;
+    if (start != 0 && start != first) start_at(start, first);
+  }
+
+  // log_read_options::start: the window moved to it (a stream reader reads
+  // and drops the bytes before it), or the reader failed.
+  BIN_SERIALIZER_NOINLINE void start_at(std::uint64_t x, std::uint64_t first) {
+    if (x < first) {
+      (void)stop(log_end::failed, errc::invalid_value, static_cast<std::size_t>(x), x);
+      return;
+    }
+    if (!win_.skip_to(x)) {
+      const std::uint64_t end = win_.end();
+      (void)stop(log_end::failed, win_.source_failed() ? errc::io_error : errc::truncated,
+                 static_cast<std::size_t>(end), end);
+      return;
+    }
+    block_end_ = valid_end_ = x;
   }
 
   static detail::log::file_header expected_header() noexcept {
@@ -552,13 +597,13 @@ private:
       const unsigned char* p = win_.at(x);
       const auto want = detail::log::get_le<std::uint32_t>(p + 4);
       if (detail::log::get_le<std::uint32_t>(p) == log_block_magic && want != 0 &&
-          want <= o_.max_block_bytes && want <= log_max_body_length &&
+          want <= max_block_bytes_ && want <= log_max_body_length &&
           crc32c::compute(p, 12) == detail::log::get_le<std::uint32_t>(p + 12)) {
         (void)win_.ensure(x, log_block_header_size + want);
         avail = win_.avail(x);
       }
     }
-    return detail::log::check_block(win_.at(x), avail, types_.size(), o_.max_block_bytes, len, bad,
+    return detail::log::check_block(win_.at(x), avail, types_.size(), max_block_bytes_, len, bad,
                                     walk_records);
   }
 
@@ -660,14 +705,17 @@ private:
       if (st == detail::log::block_state::bad_body_crc ||
           st == detail::log::block_state::bad_record) {
         checked += detail::log::get_le<std::uint32_t>(win_.at(q) + 4);
-        if (checked > 4 * (q - from) + 2 * std::uint64_t{o_.max_block_bytes}) return gave_up64;
+        if (checked > 4 * (q - from) + 2 * std::uint64_t{max_block_bytes_}) return gave_up64;
       }
       ++q;
     }
     return npos64;
   }
 
-  log_read_options o_;
+  // The only option kept after open(). (The options are taken by reference:
+  // by value, clang 19 spent 3 more instructions a record in the visit loop
+  // of a reader made with the defaults, bench/instructions/log_ops.cpp.)
+  std::size_t max_block_bytes_;
   detail::log::window win_;
   std::string table_;
   std::vector<log_type_info> types_;

@@ -397,7 +397,7 @@ private:
         (void)fail_io(errc::io_error);
         return;
       }
-      std::atomic_signal_fence(std::memory_order_release);
+      std::atomic_thread_fence(std::memory_order_release); // as log::seal_block
       std::memcpy(reinterpret_cast<unsigned char*>(out_.data()) + at, magic.data(), 4);
     } else if (!out_.write(h.data(), h.size())) {
       (void)fail_io(errc::io_error);
