@@ -605,6 +605,10 @@ class LogReader:
         if start < 0:
             raise ValueError("start must not be negative")
         self._path = source if isinstance(source, (str, os.PathLike)) else None
+        self._file_id = None
+        if self._path is not None:
+            st = os.stat(self._path)  # follow() reads this file again, not another one put at its path
+            self._file_id = (st.st_dev, st.st_ino)
         self._buf, self._closer = _open_source(source)
         try:
             self.header = parse_header(self._buf)
@@ -777,9 +781,10 @@ class LogReader:
         after `idle_timeout` seconds without a new record (None: never; stop
         it with break or Ctrl-C), or with an exception: a LogRecordError, a
         LogCorruptError when on_corruption="raise" (a corruption is reported
-        once, not at every poll), a LogHeaderError when the file at the path
-        holds another log, a DecodeError (``truncated``) when it was cut
-        shorter than ``valid_end``. A writer's process that restarts and
+        once, not at every poll), a LogHeaderError when the path names
+        another file now (a rotated log) or the file holds another log, a
+        DecodeError (``truncated``) when it was cut shorter than
+        ``valid_end``. A writer's process that restarts and
         cuts its torn tail (``append=True``) cuts only bytes after
         ``valid_end``; the file is mapped again at each poll, but a cut
         during a poll can still end the process with SIGBUS (docs/logs.md)."""
@@ -851,7 +856,11 @@ class LogReader:
         head = self.header.data_offset
         pos = self._boundary
         with open(self._path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
+            st = os.fstat(f.fileno())
+            if (st.st_dev, st.st_ino) != self._file_id:
+                raise LogHeaderError(ErrorKind.BAD_HEADER, 0, "log",
+                                     f"{self._path} is another file now (renamed or replaced: a rotated log?)")
+            size = st.st_size
             if size < pos:
                 raise DecodeError(ErrorKind.TRUNCATED, size, "log",
                                   f"{self._path} was cut to {size} bytes, before offset {pos} where reading stood")

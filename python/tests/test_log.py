@@ -1059,11 +1059,18 @@ def test_follow_refuses_what_it_cannot_follow(tmp_path, backend):
     with pytest.raises(DecodeError) as e:
         next(it)
     assert e.value.kind == ErrorKind.TRUNCATED and e.value.offset == len(data) - 100
-    path.write_bytes(log_bytes([make_tick(1)], [Tick, Note]))  # another log at the path
+    path.write_bytes(log_bytes([make_tick(1)], [Tick, Note]))  # another log in the same file
     r = LogReader(path, [Tick, Note])
     assert list(r.follow(0.01, idle_timeout=0.05)) == [make_tick(1)]
     path.write_bytes(data)
-    with pytest.raises(LogHeaderError):
+    with pytest.raises(LogHeaderError, match="another log"):
+        list(r.follow(0.01, idle_timeout=0.05))
+    # A rotated log: the path names a new file, though of the same types.
+    r = LogReader(path, [Tick])
+    assert len(list(r.follow(0.01, idle_timeout=0.05))) == 50
+    path.rename(tmp_path / "f.bsl.1")
+    path.write_bytes(data + data[blocks_of(data)[0][0]:])
+    with pytest.raises(LogHeaderError, match="another file"):
         list(r.follow(0.01, idle_timeout=0.05))
 
 
