@@ -173,26 +173,18 @@ VERSIONS = {"evolvable_v1": ProfileV1, "evolvable_v2": ProfileV2, "evolvable_v3"
 # A plain struct holding two versions of a nested evolvable struct of numbers
 # (workloads::RoomV1 / RoomV2): between fixed-size fields, as a list's
 # elements and in an optional.
-@dataclasses.dataclass
-class RoomV1:
-    id: u32 = 0
-    limits: LimitsV1 = dataclasses.field(default_factory=LimitsV1)
-    history: list[LimitsV1] = dataclasses.field(default_factory=list)
-    cap: Optional[LimitsV1] = None
-    flag: u8 = 0
-    tail: str = ""
+def _room(name: str, limits: type) -> type:
+    return dataclasses.make_dataclass(name, [
+        ("id", u32, dataclasses.field(default=0)),
+        ("limits", limits, dataclasses.field(default_factory=limits)),
+        ("history", list[limits], dataclasses.field(default_factory=list)),
+        ("cap", Optional[limits], dataclasses.field(default=None)),
+        ("flag", u8, dataclasses.field(default=0)),
+        ("tail", str, dataclasses.field(default="")),
+    ])
 
 
-@dataclasses.dataclass
-class RoomV2:
-    id: u32 = 0
-    limits: LimitsPy = dataclasses.field(default_factory=LimitsPy)
-    history: list[LimitsPy] = dataclasses.field(default_factory=list)
-    cap: Optional[LimitsPy] = None
-    flag: u8 = 0
-    tail: str = ""
-
-
+RoomV1, RoomV2 = _room("RoomV1", LimitsV1), _room("RoomV2", LimitsPy)
 ROOMS = {"nested_evolvable_v1": RoomV1, "nested_evolvable_v2": RoomV2}
 FAMILIES = {**{name: VERSIONS for name in VERSIONS}, **{name: ROOMS for name in ROOMS}}
 

@@ -104,14 +104,23 @@ outcome check_prefix(const std::string& path) {
   return out;
 }
 
+// A file of this process for one test, output and policy.
+std::string scratch_path(const char* test, output how, bs::log_flush policy) {
+  return (std::filesystem::temp_directory_path() /
+          (std::string(test) + "_" + std::to_string(::getpid()) + "_" +
+           std::to_string(static_cast<int>(how)) + std::to_string(static_cast<int>(policy))))
+      .string();
+}
+
+// Random moments, the same for each run of one test, output and policy.
+std::mt19937 moments(unsigned seed, output how, bs::log_flush policy) {
+  return std::mt19937(
+      static_cast<unsigned>(seed + static_cast<unsigned>(policy) * 7 + static_cast<unsigned>(how)));
+}
+
 void crash_many(output how, bs::log_flush policy, int rounds) {
-  const std::string path =
-      (std::filesystem::temp_directory_path() /
-       ("bs_crash_" + std::to_string(::getpid()) + "_" + std::to_string(static_cast<int>(how)) +
-        std::to_string(static_cast<int>(policy))))
-          .string();
-  std::mt19937 rng(
-      static_cast<unsigned>(1234 + static_cast<int>(policy) * 7 + static_cast<int>(how)));
+  const std::string path = scratch_path("bs_crash", how, policy);
+  std::mt19937 rng = moments(1234, how, policy);
   std::size_t torn = 0, total = 0, nonempty = 0;
   useconds_t base = 0; // grows while kills land before any record (slow hosts, emulators)
   for (int round = 0; round < rounds; ++round) {
@@ -172,13 +181,8 @@ void crash_many(output how, bs::log_flush policy, int rounds) {
 // writer is killed while the follower reads, and the follower never sees
 // corruption: an unpublished block is a torn tail, read in full later.
 void follow_while_written(output how, bs::log_flush policy, int rounds) {
-  const std::string path =
-      (std::filesystem::temp_directory_path() /
-       ("bs_follow_" + std::to_string(::getpid()) + "_" + std::to_string(static_cast<int>(how)) +
-        std::to_string(static_cast<int>(policy))))
-          .string();
-  std::mt19937 rng(
-      static_cast<unsigned>(99 + static_cast<int>(policy) * 7 + static_cast<int>(how)));
+  const std::string path = scratch_path("bs_follow", how, policy);
+  std::mt19937 rng = moments(99, how, policy);
   std::size_t total = 0, polls_with_records = 0;
   for (int round = 0; round < rounds; ++round) {
     std::filesystem::remove(path);
