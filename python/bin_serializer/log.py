@@ -838,14 +838,13 @@ class LogReader:
         """The records of batch one by one; if the caller stops taking
         them (breaks out of follow()), the rest are kept for the next
         follow() or records(), so stopping loses none."""
-        i, n = 0, len(batch)
+        it = iter(batch)
         try:
-            while i < n:
-                i += 1
-                yield batch[i - 1]
+            yield from it  # one resumption a record, no Python step
         finally:
-            if i < n:
-                self._pending = batch[i:]
+            rest = list(it)  # what the caller did not take, if it stopped
+            if rest:
+                self._pending = rest
 
     def _read_again(self) -> None:
         """The log at the reader's path as it is now, from valid_end on:
