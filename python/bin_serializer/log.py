@@ -784,10 +784,11 @@ class LogReader:
         once, not at every poll), a LogHeaderError when the path names
         another file now (a rotated log) or the file holds another log, a
         DecodeError (``truncated``) when it was cut shorter than
-        ``valid_end``. A writer's process that restarts and
-        cuts its torn tail (``append=True``) cuts only bytes after
-        ``valid_end``; the file is mapped again at each poll, but a cut
-        during a poll can still end the process with SIGBUS (docs/logs.md)."""
+        ``valid_end``. Each poll reads the file (its header and the bytes
+        from ``valid_end`` on) and never maps it, so a writer that cuts its
+        torn tail when it restarts (``append=True``) cannot raise SIGBUS
+        here; the first reading, of the mapping a reader opened from a path
+        holds, can (docs/logs.md)."""
         if self._path is None:
             raise ValueError("follow() reads the log again from its path: open the LogReader with a path")
         if on_corruption not in ("raise", "skip"):
