@@ -363,7 +363,9 @@ def _cat(args: argparse.Namespace) -> int:
     from .errors import DescriptionError
     try:
         if args.follow:
-            records = reader.follow(args.interval, on_corruption="skip", with_index=True, idle_timeout=args.idle)
+            # what was printed is flushed before each wait: a pipe (| grep) sees each record as it comes
+            records = reader.follow(args.interval, on_corruption="skip", with_index=True, idle_timeout=args.idle,
+                                    on_wait=sys.stdout.flush)
         else:
             records = reader.records(on_corruption="skip", with_index=True)
     except DescriptionError as e:  # the header's descriptions cannot be read
@@ -383,8 +385,9 @@ def _cat(args: argparse.Namespace) -> int:
                         line = _dumps({"type": index, "name": names[index], "error": "limit_exceeded",
                                        "detail": "the value nests too deeply to print"})
                     sys.stdout.write(line + "\n")
-            except KeyboardInterrupt:  # the end of --follow
-                pass
+            except KeyboardInterrupt:  # the end of --follow (without it: interrupted, as ever)
+                if not args.follow:
+                    raise
             except (DecodeError, SchemaError) as e:  # a record that cannot be read
                 err = {"error": str(getattr(e, "kind", "schema")), "offset": getattr(e, "offset", None),
                        "detail": getattr(e, "detail", str(e))}

@@ -772,7 +772,7 @@ class LogReader:
         return got
 
     def follow(self, interval: float = 0.2, *, on_corruption: str = "raise", with_index: bool = False,
-               idle_timeout: "float | None" = None) -> Iterator[Any]:
+               idle_timeout: "float | None" = None, on_wait: "Any | None" = None) -> Iterator[Any]:
         """The records of a log that is still being written, as its writer
         seals them (``tail -f``): the records to the end, as ``records()``
         gives them; then, at a clean end or a torn tail (an open block), the
@@ -784,7 +784,9 @@ class LogReader:
         once, not at every poll), a LogHeaderError when the path names
         another file now (a rotated log) or the file holds another log, a
         DecodeError (``truncated``) when it was cut shorter than
-        ``valid_end``. Each poll reads the file (its header and the bytes
+        ``valid_end``. on_wait: called with no argument before each wait
+        for new records (to flush an output, say, as ``cat --follow``
+        does). Each poll reads the file (its header and the bytes
         from ``valid_end`` on) and never maps it, so a writer that cuts its
         torn tail when it restarts (``append=True``) cannot raise SIGBUS
         here; the first reading, of the mapping a reader opened from a path
@@ -795,10 +797,10 @@ class LogReader:
             raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
         if self._decoders is None or (self._decoders.c is not None) != _use_c():
             self._decoders = self._build_decoders()  # a bad description fails here, at the call
-        return self._follow(interval, on_corruption, with_index, idle_timeout)
+        return self._follow(interval, on_corruption, with_index, idle_timeout, on_wait)
 
     def _follow(self, interval: float, on_corruption: str, with_index: bool,
-                idle_timeout: "float | None") -> Iterator[Any]:
+                idle_timeout: "float | None", on_wait: Any) -> Iterator[Any]:
         import time
         said = {e.offset for e in self.corruptions}
         idle_since = time.monotonic()
@@ -832,6 +834,8 @@ class LogReader:
                 idle_since = now
             elif idle_timeout is not None and now - idle_since >= idle_timeout:
                 return
+            if on_wait is not None:
+                on_wait()
             time.sleep(interval)
             self._read_again()
 

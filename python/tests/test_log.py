@@ -1086,11 +1086,32 @@ def test_cat_follow(tmp_path):
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(Path(bin_serializer.__file__).parents[1]),
                                              env.get("PYTHONPATH", "")])
+        env.pop("PYTHONUNBUFFERED", None)  # stdout block-buffered, as into any pipe
         cat = subprocess.Popen([sys.executable, "-m", "bin_serializer", "cat", "--follow", "--interval", "0.01",
-                                "--idle", "2", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                "--idle", "5", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                env=env, text=True)
         first = [cat.stdout.readline() for _ in range(500)]  # printed while the writer runs
         assert proc.poll() is None
+        # Flushed before each wait, though stdout is a pipe: with the writer
+        # stopped, every record it sealed is printed, none held back.
+        import threading
+        proc.send_signal(signal.SIGSTOP)
+        time.sleep(0.05)
+        reader = LogReader(path, [Tick])
+        sealed = len(reader.read_all())
+        reader.close()
+
+        def pump() -> None:
+            while len(first) < sealed:
+                line = cat.stdout.readline()
+                if not line:
+                    return
+                first.append(line)
+        t = threading.Thread(target=pump, daemon=True)
+        t.start()
+        t.join(3)  # before --idle ends cat (its exit would flush anything)
+        assert len(first) >= sealed, ("records held back while no new one came", len(first), sealed)
+        proc.send_signal(signal.SIGCONT)
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
