@@ -645,6 +645,8 @@ class LogReader:
         self._wanted = self._select(only)
         self._decoders: "_Decoders | None" = None
         self._pending: "list[Any]" = []  # records a stopped follow() read but did not hand out
+        self._live = False  # follow() is reading
+        self._suspect = -1  # an unpublished block followed by valid ones, seen once by follow()
 
     # -- types
 
@@ -801,6 +803,15 @@ class LogReader:
 
     def _follow(self, interval: float, on_corruption: str, with_index: bool,
                 idle_timeout: "float | None", on_wait: Any) -> Iterator[Any]:
+        import time
+        self._live = True
+        try:
+            yield from self._polls(interval, on_corruption, with_index, idle_timeout, on_wait)
+        finally:
+            self._live = False
+
+    def _polls(self, interval: float, on_corruption: str, with_index: bool,
+               idle_timeout: "float | None", on_wait: Any) -> Iterator[Any]:
         import time
         said = {e.offset for e in self.corruptions}
         idle_since = time.monotonic()
@@ -976,6 +987,15 @@ class LogReader:
                 if gave_up:
                     nxt = None
                 if nxt is None and status == _UNFINISHED and not gave_up:
+                    self._finish("torn", pos)
+                    continue
+                if self._live and status == _UNFINISHED and nxt is not None and self._suspect != pos:
+                    # follow(): a log written in place (a C++ MappedFile)
+                    # whose writer sealed this block, and more, while these
+                    # bytes were read. Blocks are sealed in order, so the
+                    # next poll reads it sealed; if it does not, it is
+                    # corruption then.
+                    self._suspect = pos
                     self._finish("torn", pos)
                     continue
                 at = pos

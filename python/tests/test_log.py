@@ -1044,6 +1044,38 @@ def test_follow_reports_a_corruption_once_and_reads_what_follows_it(tmp_path, ba
     assert list(r.follow(0.01, idle_timeout=0.1)) == [make_tick(i) for i in range(200, 260)]
 
 
+def test_follow_an_unpublished_block_before_sealed_ones(tmp_path, backend):
+    """A log written in place (a C++ MappedFile) can be read while its
+    writer seals a block and then more after it: the bytes read show the
+    block unpublished (zero magic) and valid blocks after it. follow() stops
+    there for one poll instead of reporting corruption; the next poll reads
+    it sealed. A block whose magic stays zero is corruption at the next poll."""
+    values = [make_tick(i) for i in range(300)]
+    data = log_bytes(values, [Tick], block_bytes=128)
+    blocks = blocks_of(data)
+    per_block = records_per_block(data, [Tick])
+    x = blocks[3][0]
+    before = sum(per_block[:3])
+    path = tmp_path / "inplace.bsl"
+    path.write_bytes(data[:x] + bytes(4) + data[x + 4:])
+    r = LogReader(path, [Tick])
+    it = r.follow(0.01, on_corruption="skip", idle_timeout=0.2)
+    assert [next(it) for _ in range(before)] == values[:before]
+    with open(path, "r+b") as f:  # the writer publishes the block
+        f.seek(x)
+        f.write(data[x:x + 4])
+    assert list(it) == values[before:] and r.corruptions == []
+    # Never published: corruption, at the second poll that finds it, said once.
+    path.write_bytes(data[:x] + bytes(4) + data[x + 4:])
+    r = LogReader(path, [Tick])
+    got = list(r.follow(0.01, on_corruption="skip", idle_timeout=0.2))
+    assert got == values[:before] + values[before + per_block[3]:]
+    assert [e.offset for e in r.corruptions] == [x]
+    # Outside follow(), as ever: corruption at once.
+    with pytest.raises(LogCorruptError):
+        list(LogReader(path, [Tick]))
+
+
 def test_follow_refuses_what_it_cannot_follow(tmp_path, backend):
     data = log_bytes([make_tick(i) for i in range(50)], [Tick], block_bytes=128)
     with pytest.raises(ValueError, match="path"):

@@ -654,6 +654,16 @@ private:
     const std::uint64_t found = find_valid_after(x + 1 > q ? x + 1 : q);
     const auto at = static_cast<std::size_t>(x + bad);
     if (found != npos64) {
+      // A log still being written in place (a MappedFile another process
+      // maps): the block at x was unpublished when checked, and its writer
+      // has sealed it and more since. Blocks are sealed in order, so x is
+      // checked again before it is called corrupt (read from memory only:
+      // a stream reader's window holds the bytes as they were read).
+      if (!Streamed && st == block_state::zero_magic && found != gave_up64) {
+        std::uint32_t len = 0;
+        std::size_t again = 0;
+        if (check_at(x, len, again, false) == block_state::valid) return enter_block();
+      }
       resume_at_ = found == gave_up64 ? npos64 : found;
       return stop(log_end::corrupt, errc::corrupt, at, x);
     }
