@@ -13,8 +13,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -194,21 +192,10 @@ void follow_while_written(output how, bs::log_flush policy, int rounds) {
     // Each poll maps the file as it stands (reading it whole every time
     // would cost more than the writer's progress), and reads from `at` on.
     const auto poll = [&] {
-      const int fd = ::open(path.c_str(), O_RDONLY);
-      if (fd < 0) return; // not created yet
-      struct stat st{};
-      const bool sized = ::fstat(fd, &st) == 0 && st.st_size > 0;
-      void* const m = sized ? ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ,
-                                     MAP_SHARED, fd, 0)
-                            : MAP_FAILED;
-      ::close(fd);
-      if (m == MAP_FAILED) return;
-      struct unmap {
-        void* p;
-        std::size_t n;
-        ~unmap() { ::munmap(p, n); }
-      } const mapping{m, static_cast<std::size_t>(st.st_size)};
-      bs::log_reader<S> r(std::span(static_cast<const std::byte*>(m), mapping.n), {.start = at});
+      bs::MappedFile file;
+      if (!file.open(path.c_str(), bs::MappedFile::mode::read_only) || file.size() == 0)
+        return; // not created yet
+      bs::log_reader<S> r(file.bytes(), {.start = at});
       if (!r.ok()) {
         // No header yet (or a header whose magic is not yet written).
         EXPECT_EQ(at, 0U);
