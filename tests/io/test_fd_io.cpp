@@ -309,6 +309,72 @@ TEST(FdIo, InterruptedReadIsRetried) {
   EXPECT_GT(signals_seen.load(), 0);
 }
 
+// skip(n): a regular file seeks (the descriptor's offset lands exactly on
+// the reader's, so nothing past it was read), never past the file's end; a
+// pipe reads and drops. Both give the same bytes after.
+std::string pattern(std::size_t n) {
+  std::string s(n, '\0');
+  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>((i * 131 + i / 256) & 0xFF);
+  return s;
+}
+
+TEST(FdIo, SkipSeeksInAFileNeverPastItsEnd) {
+  char path[] = "/tmp/bs_fd_skip_XXXXXX";
+  const int fd = ::mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const std::string data = pattern(100000);
+  ASSERT_EQ(::write(fd, data.data(), data.size()), static_cast<ssize_t>(data.size()));
+  ASSERT_EQ(::lseek(fd, 0, SEEK_SET), 0);
+  bs::fd_reader r(fd);
+  char got[4];
+  ASSERT_TRUE(r.read(got, 4)); // the block now holds the first 8 KiB
+  EXPECT_EQ(std::string(got, 4), data.substr(0, 4));
+  EXPECT_EQ(r.skip(10), 10U); // inside the block
+  EXPECT_EQ(r.read_position(), 14U);
+  EXPECT_EQ(r.skip(50000), 50000U); // past the block: a seek
+  EXPECT_EQ(r.read_position(), 50014U);
+  EXPECT_EQ(::lseek(fd, 0, SEEK_CUR), 50014); // no byte past it was read
+  ASSERT_TRUE(r.read(got, 4));
+  EXPECT_EQ(std::string(got, 4), data.substr(50014, 4));
+  // Past the end: what the file holds, then the end.
+  EXPECT_EQ(r.skip(1U << 30), 100000U - 50018U);
+  EXPECT_EQ(r.read_position(), 100000U);
+  EXPECT_TRUE(r.at_end());
+  EXPECT_EQ(::lseek(fd, 0, SEEK_CUR), 100000);
+  // Bytes appended later are read after the skip.
+  ASSERT_EQ(::pwrite(fd, "xyz", 3, 100000), 3);
+  ASSERT_TRUE(r.read(got, 3));
+  EXPECT_EQ(std::string(got, 3), "xyz");
+  EXPECT_FALSE(r.failed());
+  ::close(fd);
+  ::unlink(path);
+}
+
+TEST(FdIo, SkipReadsAndDropsFromAPipe) {
+  pipe_fds p;
+  ASSERT_GE(p.r, 0);
+  const std::string data = pattern(30000); // within a pipe's buffer
+  ASSERT_EQ(::write(p.w, data.data(), data.size()), static_cast<ssize_t>(data.size()));
+  p.close_w();
+  bs::basic_fd_reader<256> r(p.r);
+  char got[4];
+  ASSERT_TRUE(r.read(got, 4));
+  EXPECT_EQ(r.skip(20000), 20000U);
+  EXPECT_EQ(r.read_position(), 20004U);
+  ASSERT_TRUE(r.read(got, 4));
+  EXPECT_EQ(std::string(got, 4), data.substr(20004, 4));
+  EXPECT_EQ(r.skip(1U << 20), 30000U - 20008U);
+  EXPECT_TRUE(r.at_end());
+  EXPECT_FALSE(r.failed());
+}
+
+TEST(FdIo, SkipOnABadDescriptorIsIoError) {
+  bs::fd_reader r(-1);
+  EXPECT_EQ(r.skip(100), 0U);
+  EXPECT_TRUE(r.failed());
+  EXPECT_EQ(r.last_error().code, errc::io_error);
+}
+
 TEST(FdIo, BadDescriptorIsIoError) {
   bs::fd_writer w(-1);
   ASSERT_TRUE(bs::serialize(w, std::uint64_t{1})); // buffered

@@ -5,11 +5,13 @@
 
 #include <bin_serializer/io/stream.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <sstream>
 #include <streambuf>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "workloads/car.hpp"
@@ -355,6 +357,66 @@ TEST(StreamIo, DestructorFlushes) {
     ASSERT_TRUE(bs::serialize<bs::portable>(w, std::uint16_t{0xabcd}));
   }
   EXPECT_EQ(hex_of(os.str()), "cdab");
+}
+
+// skip(n): a stream that can seek (a string stream) moves its position
+// exactly there, never past its end; one that cannot (a streambuf with no
+// seekoff, as a pipe's) is read and dropped. The same bytes follow.
+std::string pattern(std::size_t n) {
+  std::string s(n, '\0');
+  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>((i * 131 + i / 256) & 0xFF);
+  return s;
+}
+
+// Hands out a string's bytes through underflow() only: no seeking.
+class forward_only_buf : public std::streambuf {
+public:
+  explicit forward_only_buf(std::string s) : data_(std::move(s)) {}
+
+protected:
+  int_type underflow() override {
+    if (at_ == data_.size()) return traits_type::eof();
+    const std::size_t n = std::min<std::size_t>(100, data_.size() - at_);
+    setg(data_.data() + at_, data_.data() + at_, data_.data() + at_ + n);
+    at_ += n;
+    return traits_type::to_int_type(*gptr());
+  }
+
+private:
+  std::string data_;
+  std::size_t at_ = 0;
+};
+
+TEST(StreamIo, SkipSeeksWhereTheStreamCan) {
+  const std::string data = pattern(100000);
+  std::istringstream is(data);
+  bs::istream_reader r(is);
+  char got[4];
+  ASSERT_TRUE(r.read(got, 4));
+  EXPECT_EQ(r.skip(10), 10U);
+  EXPECT_EQ(r.skip(60000), 60000U);
+  EXPECT_EQ(r.read_position(), 60014U);
+  EXPECT_EQ(static_cast<std::size_t>(is.tellg()), 60014U); // nothing past it was read
+  ASSERT_TRUE(r.read(got, 4));
+  EXPECT_EQ(std::string(got, 4), data.substr(60014, 4));
+  EXPECT_EQ(r.skip(1U << 30), 100000U - 60018U);
+  EXPECT_TRUE(r.at_end());
+  EXPECT_FALSE(r.failed());
+}
+
+TEST(StreamIo, SkipReadsAndDropsWhereTheStreamCannotSeek) {
+  const std::string data = pattern(30000);
+  forward_only_buf buf(data);
+  std::istream is(&buf);
+  bs::basic_istream_reader<256> r(is);
+  char got[4];
+  ASSERT_TRUE(r.read(got, 4));
+  EXPECT_EQ(r.skip(20000), 20000U);
+  ASSERT_TRUE(r.read(got, 4));
+  EXPECT_EQ(std::string(got, 4), data.substr(20004, 4));
+  EXPECT_EQ(r.skip(1U << 20), 30000U - 20008U);
+  EXPECT_TRUE(r.at_end());
+  EXPECT_FALSE(r.failed());
 }
 
 } // namespace

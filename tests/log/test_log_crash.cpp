@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -178,7 +179,9 @@ void crash_many(output how, bs::log_flush policy, int rounds) {
 // the whole file returns after the kill, in order, each read once. The
 // writer is killed while the follower reads, and the follower never sees
 // corruption: an unpublished block is a torn tail, read in full later.
-void follow_while_written(output how, bs::log_flush policy, int rounds) {
+// The follower maps the file at each poll, or (by_stream) reads it through
+// an fd_reader, which seeks past the bytes before `at`.
+void follow_while_written(output how, bs::log_flush policy, int rounds, bool by_stream = false) {
   const std::string path = scratch_path("bs_follow", how, policy);
   std::mt19937 rng = moments(99, how, policy);
   std::size_t total = 0, polls_with_records = 0;
@@ -191,11 +194,7 @@ void follow_while_written(output how, bs::log_flush policy, int rounds) {
     std::uint64_t at = 0;
     // Each poll maps the file as it stands (reading it whole every time
     // would cost more than the writer's progress), and reads from `at` on.
-    const auto poll = [&] {
-      bs::MappedFile file;
-      if (!file.open(path.c_str(), bs::MappedFile::mode::read_only) || file.size() == 0)
-        return; // not created yet
-      bs::log_reader<S> r(file.bytes(), {.start = at});
+    const auto read_from = [&](auto& r) {
       if (!r.ok()) {
         // No header yet (or a header whose magic is not yet written).
         EXPECT_EQ(at, 0U);
@@ -212,6 +211,25 @@ void follow_while_written(output how, bs::log_flush policy, int rounds) {
           << "end " << static_cast<int>(r.end()) << " at " << r.end_offset();
       polls_with_records += seen.size() > before;
       at = r.valid_end();
+    };
+    const auto poll = [&] {
+      if (by_stream) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return; // not created yet
+        struct stat st{};
+        if (::fstat(fd, &st) == 0 && st.st_size != 0) {
+          bs::fd_reader in(fd);
+          bs::log_stream_reader<S> r(in, {.start = at});
+          read_from(r);
+        }
+        ::close(fd);
+        return;
+      }
+      bs::MappedFile file;
+      if (!file.open(path.c_str(), bs::MappedFile::mode::read_only) || file.size() == 0)
+        return; // not created yet
+      bs::log_reader<S> r(file.bytes(), {.start = at});
+      read_from(r);
     };
     // The first records (a slow host, an emulator, may take a while to
     // start the writer), then a few more polls at random moments.
@@ -264,6 +282,10 @@ TEST(LogCrash, MappedFlushManual) { crash_many(output::mapped, bs::log_flush::ma
 TEST(LogCrash, FollowedWhileWrittenThroughAnFd) {
   follow_while_written(output::fd, bs::log_flush::record, rounds() / 10);
   follow_while_written(output::fd, bs::log_flush::block, rounds() / 10);
+}
+TEST(LogCrash, FollowedThroughAnFdReaderWhileWrittenThroughAnFd) {
+  follow_while_written(output::fd, bs::log_flush::record, rounds() / 10, true);
+  follow_while_written(output::fd, bs::log_flush::block, rounds() / 10, true);
 }
 TEST(LogCrash, FollowedWhileWrittenIntoAMappedFile) {
   follow_while_written(output::mapped, bs::log_flush::record, rounds() / 10);

@@ -446,15 +446,47 @@ TEST(LogEnd, UnpublishedBlockIsTorn) {
 // log_read_options::start: a reader that starts at a block boundary (what
 // valid_end() reported: a log read before, or one still being written)
 // reads exactly the records from there, from memory and from a stream.
+//
+// A source that counts the bytes it hands out; with Seek, it passes skip()
+// on (the istream_reader seeks), without, the reader reads and drops.
+template <bool Seek>
+struct counted_source {
+  bs::istream_reader& in;
+  std::uint64_t bytes = 0;
+  std::size_t read_some(void* p, std::size_t n) {
+    const std::size_t got = in.read_some(p, n);
+    bytes += got;
+    return got;
+  }
+  [[nodiscard]] bool failed() const { return in.failed(); }
+  std::uint64_t skip(std::uint64_t n)
+    requires Seek
+  {
+    return in.skip(n);
+  }
+};
+
 template <class Check>
 void from_memory_and_stream(const std::vector<std::byte>& log, std::uint64_t start,
                             const Check& check) {
   bs::log_reader<market_compact> in_memory{std::span<const std::byte>(log), {.start = start}};
   check(in_memory, "span");
-  std::istringstream is(std::string(reinterpret_cast<const char*>(log.data()), log.size()));
-  bs::istream_reader src(is);
-  bs::log_stream_reader<market_compact> streamed(src, {.start = start});
-  check(streamed, "stream");
+  const std::string text(reinterpret_cast<const char*>(log.data()), log.size());
+  {
+    std::istringstream is(text);
+    bs::istream_reader src(is);
+    bs::log_stream_reader<market_compact> streamed(src, {.start = start});
+    check(streamed, "stream");
+  }
+  {
+    std::istringstream is(text);
+    bs::istream_reader in(is);
+    counted_source<false> src{in};
+    bs::log_stream_reader<market_compact> streamed(src, {.start = start});
+    check(streamed, "stream, no skip()");
+    // Every byte up to where it stopped was read (and those before start dropped).
+    EXPECT_GE(src.bytes, std::min<std::uint64_t>(start, log.size()));
+  }
 }
 
 TEST(LogStart, EveryBlockBoundaryReadsTheRest) {
@@ -479,6 +511,66 @@ TEST(LogStart, EveryBlockBoundaryReadsTheRest) {
       EXPECT_EQ(r.valid_end(), full.size()) << how;
     });
   }
+}
+
+// A stream reader over a source that can seek (an fd_reader on a file, an
+// istream_reader on a string stream) reads the header and the bytes from
+// start on, not those between: following a long log costs what was added.
+TEST(LogStart, AStreamThatCanSeekReadsOnlyTheHeaderAndTheRest) {
+  const bs::Buffer buf = write_market<market_compact>(8000, {.block_bytes = 256});
+  const std::vector<std::byte> full = bytes_of(buf);
+  std::size_t data_start = 0;
+  const std::vector<std::size_t> blocks = block_offsets(full, data_start);
+  const std::string text(reinterpret_cast<const char*>(full.data()), full.size());
+  const std::string path = temp_file("start_seek").string();
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fwrite(full.data(), 1, full.size(), f), full.size());
+    ASSERT_EQ(std::fclose(f), 0);
+  }
+  for (const std::size_t at : {blocks[blocks.size() / 2], blocks.back(), full.size()}) {
+    const std::size_t before = records_before(full, at);
+    std::istringstream is(text);
+    bs::istream_reader in(is);
+    counted_source<true> src{in};
+    bs::log_stream_reader<market_compact> r(src, {.start = at});
+    ASSERT_TRUE(r.ok()) << at;
+    const auto got = read_all<market_compact>(r);
+    ASSERT_EQ(got.size(), 8000 - before) << at;
+    if (!got.empty()) {
+      EXPECT_EQ(got.front(), market(before));
+    }
+    EXPECT_EQ(r.end(), log_end::clean);
+    // The header and its table, what follows start, and read-ahead: the
+    // reader's block (8 KiB) and the window's first fill (4 KiB).
+    EXPECT_LE(src.bytes, data_start + (full.size() - at) + 8192 + 4096) << at;
+    EXPECT_LT(src.bytes, at) << at;
+
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    {
+      bs::fd_reader fin(fd);
+      bs::log_stream_reader<market_compact> rf(fin, {.start = at});
+      ASSERT_TRUE(rf.ok());
+      EXPECT_EQ(read_all<market_compact>(rf), got);
+      EXPECT_EQ(rf.end(), log_end::clean);
+      EXPECT_EQ(rf.valid_end(), full.size());
+    }
+    ::close(fd);
+  }
+  // Past the end of a file: truncated at its end, as from memory.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  {
+    bs::fd_reader fin(fd);
+    bs::log_stream_reader<market_compact> rf(fin, {.start = full.size() + 100});
+    EXPECT_EQ(rf.end(), log_end::failed);
+    EXPECT_EQ(rf.last_error().code, errc::truncated);
+    EXPECT_EQ(rf.last_error().offset, full.size());
+  }
+  ::close(fd);
+  std::filesystem::remove(path);
 }
 
 TEST(LogStart, OffsetsThatAreNoBlockBoundary) {

@@ -13,8 +13,13 @@
 //   std::size_t get(std::byte* p, std::size_t min, std::size_t max, bool& failed)
 //       read at least min bytes (fewer only at end of input or on error, then
 //       failed says which), at most max, without waiting for more than min
+// and may have
+//   std::uint64_t skip(std::uint64_t n, bool& failed)
+//       move past up to n bytes without reading them (a seek): how many, no
+//       more than the input holds now; no_skip if it cannot (a pipe)
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -23,6 +28,10 @@
 #include "../error.hpp"
 
 namespace bin_serializer::detail {
+
+// A Source's skip() that cannot seek says so with this; the reader then reads
+// and drops the bytes.
+inline constexpr std::uint64_t no_skip = ~std::uint64_t{0};
 
 template <class Sink, std::size_t N>
 class block_writer {
@@ -150,6 +159,50 @@ public:
     std::memcpy(dst, block_ + head_, n);
     head_ += n;
     return n;
+  }
+
+  // Drops the next n bytes and returns how many it dropped: fewer than n only
+  // at the end of the input or on error (failed()). Those in the block go
+  // first; the source then seeks past the rest where it can (a regular file:
+  // a reader that starts deep into a log reads none of the bytes before), or
+  // they are read and dropped. For readers with framing of their own (see
+  // read_some); not while a value is being decoded.
+  std::uint64_t skip(std::uint64_t n) noexcept {
+    const std::size_t have = tail_ - head_;
+    if (n <= have) {
+      head_ += static_cast<std::size_t>(n);
+      return n;
+    }
+    std::uint64_t done = have;
+    base_ += tail_; // the block's bytes are all dropped
+    head_ = tail_ = 0;
+    pin_kept_ = false;
+    if (failed_) return done;
+    if constexpr (requires(Source& s, std::uint64_t k, bool& f) {
+                    { s.skip(k, f) } -> std::convertible_to<std::uint64_t>;
+                  }) {
+      bool failed = false;
+      const std::uint64_t moved = source_.skip(n - done, failed);
+      if (failed) {
+        (void)fail(true, read_position());
+        return done;
+      }
+      if (moved != no_skip) {
+        base_ += moved;
+        done += moved;
+      }
+    }
+    while (done < n && refill(1)) {
+      const std::uint64_t left = n - done;
+      const std::size_t step = left < tail_ ? static_cast<std::size_t>(left) : tail_;
+      head_ = step;
+      done += step;
+      if (head_ == tail_) {
+        base_ += tail_;
+        head_ = tail_ = 0;
+      }
+    }
+    return done;
   }
 
   // Absolute offset of the next byte, counted from where the reader started.

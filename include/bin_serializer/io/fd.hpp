@@ -25,7 +25,9 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdint>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "block_io.hpp"
@@ -75,6 +77,25 @@ struct fd_source {
     }
     return got;
   }
+
+  // A regular file's offset moved up to n bytes on, never past its size now
+  // (a later read() sees what was appended since). Pipes, sockets and
+  // terminals cannot seek: no_skip.
+  std::uint64_t skip(std::uint64_t n, bool& failed) noexcept {
+    struct stat st{};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return no_skip;
+    const ::off_t at = ::lseek(fd, 0, SEEK_CUR);
+    if (at < 0) return no_skip;
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    const auto here = static_cast<std::uint64_t>(at);
+    const std::uint64_t left = size > here ? size - here : 0;
+    const std::uint64_t step = n < left ? n : left;
+    if (step != 0 && ::lseek(fd, static_cast<::off_t>(here + step), SEEK_SET) < 0) {
+      failed = true;
+      return 0;
+    }
+    return step;
+  }
 };
 
 } // namespace detail
@@ -90,6 +111,7 @@ public:
 
 // Buffered input from a file descriptor. It reads ahead what one read()
 // returns (up to N bytes), so the descriptor's offset is past the reader's.
+// skip(n) seeks where the descriptor is a regular file.
 template <std::size_t N = 8192>
 class basic_fd_reader : public detail::block_reader<detail::fd_source, N> {
 public:

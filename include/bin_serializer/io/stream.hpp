@@ -32,6 +32,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <istream>
 #include <ostream>
 
@@ -76,6 +77,29 @@ struct istream_source {
     const auto got = static_cast<std::size_t>(is->gcount());
     failed = is->bad();
     return got;
+  }
+
+  // Seeks up to n bytes on, never past the stream's end now, where the
+  // stream can seek (files, string streams); no_skip where it cannot.
+  std::uint64_t skip(std::uint64_t n, bool& failed) noexcept {
+    std::streambuf* b = is->rdbuf();
+    if (b == nullptr || !is->good()) return no_skip;
+    constexpr auto in = std::ios_base::in;
+    const std::streamoff here = b->pubseekoff(0, std::ios_base::cur, in);
+    if (here < 0) return no_skip;
+    const std::streamoff end = b->pubseekoff(0, std::ios_base::end, in);
+    std::uint64_t step = 0;
+    if (end > here) {
+      const auto left = static_cast<std::uint64_t>(end - here);
+      step = n < left ? n : left;
+    }
+    // Back to here (plus the step): the end was sought to learn the size.
+    if (b->pubseekoff(here + static_cast<std::streamoff>(step), std::ios_base::beg, in) < 0) {
+      is->setstate(std::ios_base::badbit);
+      failed = true;
+      return 0;
+    }
+    return end < 0 ? no_skip : step;
   }
 };
 

@@ -98,6 +98,12 @@ public:
       else
         return false;
     };
+    if constexpr (requires(Src& s, std::uint64_t n) {
+                    { s.skip(n) } -> std::convertible_to<std::uint64_t>;
+                  })
+      skip_ = [](void* c, std::uint64_t n) noexcept -> std::uint64_t {
+        return static_cast<Src*>(c)->skip(n);
+      };
     data_ = reinterpret_cast<const unsigned char*>(own_.data());
   }
 
@@ -122,10 +128,18 @@ public:
   // The offset just past the bytes read so far (a span's size).
   [[nodiscard]] std::uint64_t end() const noexcept { return base_ + size_; }
   // Makes off the next offset to read (off >= every offset released): a
-  // span checks that off is within it; a stream reads and drops the bytes
-  // before off. False if the input ends (or fails) before off.
+  // span checks that off is within it; a stream skips the bytes before off
+  // (a source with skip(n), such as an fd_reader on a file, seeks past them),
+  // else reads and drops them. False if the input ends (or fails) before off.
   bool skip_to(std::uint64_t off) noexcept {
     if (get_ == nullptr) return off <= size_;
+    if (skip_ != nullptr && end() < off && !ended_) {
+      base_ = keep_ = end(); // what was read is dropped
+      size_ = 0;
+      own_.set_size(0);
+      base_ += skip_(ctx_, off - base_);
+      keep_ = base_;
+    }
     while (end() < off) {
       if (ended_) return false;
       keep_ = end(); // what was read is dropped, then up to 64 KiB more read
@@ -177,6 +191,7 @@ private:
   void* ctx_ = nullptr;
   std::size_t (*get_)(void*, std::byte*, std::size_t) noexcept = nullptr;
   bool (*failed_)(void*) noexcept = nullptr;
+  std::uint64_t (*skip_)(void*, std::uint64_t) noexcept = nullptr;
   bool ended_ = false;
   Buffer own_;
 };
