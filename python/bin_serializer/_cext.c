@@ -2463,23 +2463,31 @@ static PyObject* mod_log_blocks(PyObject* mod, PyObject* const* args, Py_ssize_t
                        error ? error : Py_NewRef(Py_None), ntracked);
 }
 
-/* Batches(source): the items of the lists source yields, one by one: what
- * itertools.chain.from_iterable does, for the log reader's batches, with no
- * list iterator between (about 20 instructions a record less). Errors
- * source raises pass through; an item that is not a list is a TypeError. */
+/* Batches(source, on_rest=None): the items of the lists source yields, one
+ * by one: what itertools.chain.from_iterable does, for the log reader's
+ * batches, with no list iterator between (about 20 instructions a record
+ * less). Errors source raises pass through; an item that is not a list is a
+ * TypeError. close(), or the iterator's end of life, drops source and hands
+ * the items of the current list not yet handed out to on_rest (one new
+ * list; not called when there are none): a reader iterated, left, and
+ * iterated again loses no record. */
 typedef struct {
-  PyObject_HEAD PyObject* source; /* NULL once exhausted */
+  PyObject_HEAD PyObject* source; /* NULL once exhausted or closed */
   PyObject* cur;                  /* the list being handed out, or NULL */
   Py_ssize_t i;                   /* the next item of cur */
+  PyObject* on_rest;              /* callable, or NULL */
+  PyObject* weakrefs;
 } Batches;
 
 static PyObject* Batches_new(PyTypeObject* tp, PyObject* args, PyObject* kw) {
   PyObject* src;
-  if (kw != NULL && PyDict_GET_SIZE(kw) != 0) {
-    PyErr_SetString(PyExc_TypeError, "Batches(source)");
+  PyObject* on_rest = Py_None;
+  static char* names[] = {"source", "on_rest", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O:Batches", names, &src, &on_rest)) return NULL;
+  if (on_rest != Py_None && !PyCallable_Check(on_rest)) {
+    PyErr_SetString(PyExc_TypeError, "Batches: on_rest must be callable or None");
     return NULL;
   }
-  if (!PyArg_ParseTuple(args, "O:Batches", &src)) return NULL;
   PyObject* it = PyObject_GetIter(src);
   if (it == NULL) return NULL;
   Batches* self = (Batches*)tp->tp_alloc(tp, 0);
@@ -2488,23 +2496,62 @@ static PyObject* Batches_new(PyTypeObject* tp, PyObject* args, PyObject* kw) {
     return NULL;
   }
   self->source = it;
+  self->on_rest = on_rest == Py_None ? NULL : Py_NewRef(on_rest);
   return (PyObject*)self;
 }
 
 static int Batches_traverse(Batches* self, visitproc visit, void* arg) {
   Py_VISIT(self->source);
   Py_VISIT(self->cur);
+  Py_VISIT(self->on_rest);
   return 0;
 }
 
 static int Batches_clear(Batches* self) {
   Py_CLEAR(self->source);
   Py_CLEAR(self->cur);
+  Py_CLEAR(self->on_rest);
   return 0;
+}
+
+/* Ends the iteration: the source is dropped and what cur still holds goes
+ * to on_rest. -1 with an exception set if on_rest failed. */
+static int Batches_finish(Batches* self) {
+  PyObject* cur = self->cur;
+  PyObject* rest = NULL;
+  if (cur != NULL && self->i < PyList_GET_SIZE(cur) && self->on_rest != NULL) {
+    rest = PyList_GetSlice(cur, self->i, PyList_GET_SIZE(cur));
+    if (rest == NULL) return -1;
+  }
+  Py_CLEAR(self->cur);
+  Py_CLEAR(self->source);
+  if (rest == NULL) return 0;
+  PyObject* on_rest = Py_NewRef(self->on_rest);
+  PyObject* r = PyObject_CallOneArg(on_rest, rest);
+  Py_DECREF(on_rest);
+  Py_DECREF(rest);
+  if (r == NULL) return -1;
+  Py_DECREF(r);
+  return 0;
+}
+
+static PyObject* Batches_close(Batches* self, PyObject* unused) {
+  (void)unused;
+  if (Batches_finish(self) != 0) return NULL;
+  Py_RETURN_NONE;
 }
 
 static void Batches_dealloc(Batches* self) {
   PyObject_GC_UnTrack(self);
+  if (self->weakrefs != NULL) PyObject_ClearWeakRefs((PyObject*)self);
+  if (self->cur != NULL && self->on_rest != NULL) {
+    /* the records not handed out go back to the reader; an error there has
+     * no caller to go to */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (Batches_finish(self) != 0) PyErr_WriteUnraisable((PyObject*)self);
+    PyErr_Restore(type, value, tb);
+  }
   Batches_clear(self);
   Py_TYPE(self)->tp_free((PyObject*)self);
 }
@@ -2532,16 +2579,24 @@ static PyObject* Batches_next(Batches* self) {
   }
 }
 
+static PyMethodDef Batches_methods[] = {
+    {"close", (PyCFunction)Batches_close, METH_NOARGS,
+     "ends the iteration; the items not handed out go to on_rest"},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyTypeObject BatchesType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bin_serializer._cext.Batches",
     .tp_basicsize = sizeof(Batches),
     .tp_dealloc = (destructor)Batches_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "Batches(source): the items of the lists source yields, one by one",
+    .tp_doc = "Batches(source, on_rest=None): the items of the lists source yields, one by one",
     .tp_traverse = (traverseproc)Batches_traverse,
     .tp_clear = (inquiry)Batches_clear,
+    .tp_weaklistoffset = offsetof(Batches, weakrefs),
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = (iternextfunc)Batches_next,
+    .tp_methods = Batches_methods,
     .tp_new = Batches_new,
 };
 

@@ -45,6 +45,7 @@ the pure-Python path (backend "python") returns the same records and errors.
 
 from __future__ import annotations
 
+import functools
 import gc
 import io
 import itertools
@@ -53,6 +54,7 @@ import mmap
 import os
 import struct
 import sys
+import weakref
 from typing import Any, Iterator, NamedTuple, Sequence
 
 from . import _accel, api
@@ -644,7 +646,11 @@ class LogReader:
                 self._classes[t.index] = by_key.get((t.fingerprint, t.message_id))
         self._wanted = self._select(only)
         self._decoders: "_Decoders | None" = None
-        self._pending: "list[Any]" = []  # records a stopped follow() read but did not hand out
+        # records read but not handed out (an iteration stopped early), handed out first by the next
+        # reading; (type index, record) pairs if _pending_pairs
+        self._pending: "list[Any]" = []
+        self._pending_pairs = False
+        self._iterating: "weakref.ref[Any] | None" = None  # the last records() iterator
         self._live = False  # follow() is reading
         self._suspect = -1  # an unpublished block followed by valid ones, seen once by follow()
 
@@ -738,13 +744,55 @@ class LogReader:
         # the records come in lists (one per walk of the blocks): Batches (or
         # chain, without the extension) hands them out without a Python
         # frame per record
+        pending = self._take_pending(with_index)
         batches = self._batches(on_corruption == "skip", with_index)
-        if self._pending:
-            pending, self._pending = self._pending, []
+        if pending:
             batches = itertools.chain([pending], batches)
+        # if the caller stops early, the records of the batch not yet handed out come back (_give_back),
+        # for the next records(), read_all() or follow(): iterating, leaving and iterating again loses none
+        give_back = functools.partial(self._give_back, pairs=with_index)
         if _accel._cext is not None:
-            return _accel._cext.Batches(batches)
-        return itertools.chain.from_iterable(batches)
+            it = _accel._cext.Batches(batches, give_back)
+        else:
+            it = self._chain(batches, give_back)
+        self._iterating = weakref.ref(it)
+        return it
+
+    @staticmethod
+    def _chain(batches: "Iterator[list]", give_back: Any) -> Iterator[Any]:
+        """Batches without the extension: the records one by one, the rest of
+        a batch given back if the caller stops."""
+        for batch in batches:
+            it = iter(batch)
+            try:
+                yield from it
+            finally:
+                rest = list(it)
+                if rest:
+                    give_back(rest)
+
+    def _give_back(self, rest: "list[Any]", pairs: bool) -> None:
+        if self._pending:  # not expected (a reading takes them first); kept in order all the same
+            rest = rest + self._convert(self._pending, self._pending_pairs, pairs)
+        self._pending, self._pending_pairs = rest, pairs
+
+    def _take_pending(self, pairs: bool) -> "list[Any]":
+        """The records read but not handed out, first ending a records()
+        iterator still open (what it holds comes back), as `pairs` or not."""
+        ref, self._iterating = self._iterating, None
+        it = ref() if ref is not None else None
+        if it is not None:
+            it.close()
+        got, self._pending = self._pending, []
+        return self._convert(got, self._pending_pairs, pairs) if got else got
+
+    def _convert(self, got: "list[Any]", have_pairs: bool, pairs: bool) -> "list[Any]":
+        if have_pairs == pairs:
+            return got
+        if not pairs:
+            return [r for _, r in got]
+        index = {cls: i for i, cls in enumerate(self._classes) if cls is not None}
+        return [(index[type(r)], r) for r in got]
 
     def read_all(self, on_corruption: str = "raise", *, with_index: bool = False) -> "list[Any]":
         """The records from where the reader stands to the end, in one list:
@@ -759,9 +807,7 @@ class LogReader:
             raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
         if self._decoders is None or (self._decoders.c is not None) != _use_c():
             self._decoders = self._build_decoders()
-        got: "list[Any]" = []
-        if self._pending:
-            got, self._pending = self._pending, []
+        got = self._take_pending(with_index)
         try:
             for batch in self._batches(on_corruption == "skip", with_index, whole=True):
                 if got or not gc.is_tracked(batch):  # an untracked batch never leaves: its records are copied
@@ -820,13 +866,13 @@ class LogReader:
             before = len(self.corruptions)
             while True:
                 try:
-                    if self._pending:  # what a follow() left when it was stopped
-                        pending, self._pending = self._pending, []
+                    pending = self._take_pending(with_index)  # what an iteration stopped early left
+                    if pending:
                         got += len(pending)
-                        yield from self._hand_out(pending)
+                        yield from self._hand_out(pending, with_index)
                     for batch in self._batches(on_corruption == "skip", with_index):
                         got += len(batch)
-                        yield from self._hand_out(batch)
+                        yield from self._hand_out(batch, with_index)
                     break
                 except LogCorruptError as e:
                     if e.offset not in said:
@@ -850,7 +896,7 @@ class LogReader:
             time.sleep(interval)
             self._read_again()
 
-    def _hand_out(self, batch: list) -> Iterator[Any]:
+    def _hand_out(self, batch: list, pairs: bool) -> Iterator[Any]:
         """The records of batch one by one; if the caller stops taking
         them (breaks out of follow()), the rest are kept for the next
         follow() or records(), so stopping loses none."""
@@ -860,7 +906,7 @@ class LogReader:
         finally:
             rest = list(it)  # what the caller did not take, if it stopped
             if rest:
-                self._pending = rest
+                self._give_back(rest, pairs)
 
     def _read_again(self) -> None:
         """The log at the reader's path as it is now, from valid_end on:
@@ -920,6 +966,8 @@ class LogReader:
         if on_corruption not in ("raise", "skip"):
             raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
         counts = [0] * len(self.header.types)
+        for index, _ in self._take_pending(True):  # read before, not yet handed out: counted, and gone
+            counts[index] += 1
         saved = self._decoders
         self._decoders = _Decoders([_Count] * len(counts), compiled=False)  # the Python walk takes any codec
         try:

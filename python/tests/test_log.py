@@ -9,6 +9,7 @@ import dataclasses
 import io
 import json
 import mmap
+import itertools
 import os
 import random
 import re
@@ -949,6 +950,49 @@ def test_start_outside_the_blocks(backend):
     rest = list(r.resume())
     assert rest == values[len(values) - len(rest):] and r.end == "clean"
     assert sum(records_per_block(data, [Tick])[4:]) == len(rest)
+
+
+def test_iterating_again_after_stopping_loses_no_record(tmp_path, backend):
+    """A reader is one position, as a file is: a loop left early, then
+    records(), read_all(), follow() or tally() goes on with the next record,
+    none lost or repeated, whether the iterator was dropped, left open, or
+    read (type index, record) pairs."""
+    values = [make_tick(i) if i % 3 else Note(i, "n" * (i % 7), ["t"] * (i % 3)) for i in range(5000)]
+    data = log_bytes(values, [Tick, Note], block_bytes=256)
+    r = LogReader(data, [Tick, Note])
+    got: list = []
+    for n in (1, 2, 700, 1345, 2048, 1, 3):  # inside batches and across their edges
+        got += itertools.islice(r, n)  # a new iterator each time, dropped after n
+    for v in r:
+        got.append(v)
+        if len(got) == 4321:
+            break
+    got += r.read_all()
+    assert got == values and r.end == "clean"
+    # An iterator left open: a new reading takes its records, and it ends.
+    r = LogReader(data, [Tick, Note])
+    it = iter(r)
+    head = [next(it) for _ in range(10)]
+    assert head + r.read_all() == values
+    assert list(it) == []
+    # Pairs and records mixed: the same records, with the right type indexes.
+    r = LogReader(data, [Tick, Note])
+    a = list(itertools.islice(r.records(with_index=True), 5))
+    b = list(itertools.islice(r.records(), 5))
+    c = list(itertools.islice(r.records(with_index=True), 5))
+    assert [v for _, v in a] + b + [v for _, v in c] == values[:15]
+    assert [i for i, _ in a + c] == [int(isinstance(v, Note)) for v in values[:5] + values[10:15]]
+    assert list(r.records(with_index=True))[0] == (int(isinstance(values[15], Note)), values[15])
+    # tally() counts what is left, the records read but not handed out among them.
+    r = LogReader(data, [Tick, Note])
+    assert len(list(itertools.islice(r, 10))) == 10
+    assert sum(r.tally()) == len(values) - 10 and list(r) == []
+    # follow() after a loop left early.
+    path = tmp_path / "stopped.bsl"
+    path.write_bytes(data)
+    with LogReader(path, [Tick, Note]) as r:
+        head = list(itertools.islice(r, 7))
+        assert head + list(r.follow(interval=0.01, idle_timeout=0.05)) == values
 
 
 _FOLLOWED_WRITER = """
