@@ -312,17 +312,11 @@ TEST(FdIo, InterruptedReadIsRetried) {
 // skip(n): a regular file seeks (the descriptor's offset lands exactly on
 // the reader's, so nothing past it was read), never past the file's end; a
 // pipe reads and drops. Both give the same bytes after.
-std::string pattern(std::size_t n) {
-  std::string s(n, '\0');
-  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>((i * 131 + i / 256) & 0xFF);
-  return s;
-}
-
 TEST(FdIo, SkipSeeksInAFileNeverPastItsEnd) {
   char path[] = "/tmp/bs_fd_skip_XXXXXX";
   const int fd = ::mkstemp(path);
   ASSERT_GE(fd, 0);
-  const std::string data = pattern(100000);
+  const std::string data = test_util::byte_pattern(100000);
   ASSERT_EQ(::write(fd, data.data(), data.size()), static_cast<ssize_t>(data.size()));
   ASSERT_EQ(::lseek(fd, 0, SEEK_SET), 0);
   bs::fd_reader r(fd);
@@ -353,7 +347,7 @@ TEST(FdIo, SkipSeeksInAFileNeverPastItsEnd) {
 TEST(FdIo, SkipReadsAndDropsFromAPipe) {
   pipe_fds p;
   ASSERT_GE(p.r, 0);
-  const std::string data = pattern(30000); // within a pipe's buffer
+  const std::string data = test_util::byte_pattern(30000); // within a pipe's buffer
   ASSERT_EQ(::write(p.w, data.data(), data.size()), static_cast<ssize_t>(data.size()));
   p.close_w();
   bs::basic_fd_reader<256> r(p.r);

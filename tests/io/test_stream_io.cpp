@@ -362,12 +362,6 @@ TEST(StreamIo, DestructorFlushes) {
 // skip(n): a stream that can seek (a string stream) moves its position
 // exactly there, never past its end; one that cannot (a streambuf with no
 // seekoff, as a pipe's) is read and dropped. The same bytes follow.
-std::string pattern(std::size_t n) {
-  std::string s(n, '\0');
-  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>((i * 131 + i / 256) & 0xFF);
-  return s;
-}
-
 // Hands out a string's bytes through underflow() only: no seeking.
 class forward_only_buf : public std::streambuf {
 public:
@@ -388,7 +382,7 @@ private:
 };
 
 TEST(StreamIo, SkipSeeksWhereTheStreamCan) {
-  const std::string data = pattern(100000);
+  const std::string data = test_util::byte_pattern(100000);
   std::istringstream is(data);
   bs::istream_reader r(is);
   char got[4];
@@ -405,7 +399,7 @@ TEST(StreamIo, SkipSeeksWhereTheStreamCan) {
 }
 
 TEST(StreamIo, SkipReadsAndDropsWhereTheStreamCannotSeek) {
-  const std::string data = pattern(30000);
+  const std::string data = test_util::byte_pattern(30000);
   forward_only_buf buf(data);
   std::istream is(&buf);
   bs::basic_istream_reader<256> r(is);

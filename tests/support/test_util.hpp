@@ -105,6 +105,13 @@ constexpr std::uint64_t fnv(std::initializer_list<unsigned> bytes) {
   return h;
 }
 
+// n bytes that differ from their neighbours (skip tests check where they land).
+inline std::string byte_pattern(std::size_t n) {
+  std::string s(n, '\0');
+  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>((i * 131 + i / 256) & 0xFF);
+  return s;
+}
+
 inline std::string hex(std::span<const std::byte> bytes) {
   static constexpr char digits[] = "0123456789abcdef";
   std::string out;
