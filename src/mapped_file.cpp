@@ -11,6 +11,7 @@
 #include <utility>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -55,7 +56,9 @@ bool MappedFile::open(const char* path, mode m) noexcept {
   err_ = {};
   int flags = O_CLOEXEC;
   switch (m) {
-  case mode::create: flags |= O_RDWR | O_CREAT | O_TRUNC; break;
+  // create truncates only once the lock is held (below): O_TRUNC would cut
+  // the file under another writer's mapping.
+  case mode::create: flags |= O_RDWR | O_CREAT; break;
   case mode::append: flags |= O_RDWR | O_CREAT; break;
   case mode::read_only: flags |= O_RDONLY; break;
   }
@@ -64,6 +67,22 @@ bool MappedFile::open(const char* path, mode m) noexcept {
     fd = ::open(path, flags, 0666);
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) return fail(errc::io_error);
+
+  if (m != mode::read_only) {
+    int rc = 0;
+    do {
+      rc = ::flock(fd, LOCK_EX | LOCK_NB);
+    } while (rc != 0 && errno == EINTR);
+    // A file system without flock (ENOLCK, EINVAL) is opened unlocked, as
+    // before locks existed; another holder is a failure.
+    const bool held_elsewhere = rc != 0 && errno == EWOULDBLOCK;
+    if (held_elsewhere || (m == mode::create && ::ftruncate(fd, 0) != 0)) {
+      const int saved = errno;
+      (void)close_fd(fd);
+      errno = saved;
+      return fail(errc::io_error);
+    }
+  }
 
   struct stat st{};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||

@@ -57,6 +57,11 @@ import sys
 import weakref
 from typing import Any, Iterator, NamedTuple, Sequence
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock (the C++ writers are POSIX only)
+    fcntl = None  # type: ignore[assignment]
+
 from . import _accel, api
 from ._schema import varint_bytes
 from .errors import (DecodeError, DescriptionError, ErrorKind, LogCorruptError, LogHeaderError, LogRecordError,
@@ -1139,6 +1144,28 @@ def _unpublished(data: bytes, header: bytes) -> bool:
     return data.count(0, i) == len(data) - i
 
 
+def _open_locked(path: Any) -> Any:
+    """The file at path, opened for reading and writing (created if missing,
+    nothing cut yet) and locked for one writer, as the C++ writers lock it
+    (flock, exclusive, never waiting). BlockingIOError if another writer, in
+    this process or another, holds it: nothing was read or changed. A file
+    system without flock is written unlocked, as in C++."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError as e:
+                raise BlockingIOError(e.errno, f"{os.fspath(path)} is being written by another log writer "
+                                               f"(it holds the file's lock)") from None
+            except OSError:
+                pass
+        return os.fdopen(fd, "r+b", buffering=0)
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 class LogWriter:
     """Writes a record log.
 
@@ -1155,7 +1182,9 @@ class LogWriter:
     table in the same order, and describe every version of an evolvable
     class; a torn tail is cut, a corrupt tail is an error unless
     recover=True (then it is cut too), corruption followed by valid blocks
-    always is.
+    always is. A path is locked for this writer until close() (flock): a
+    second writer of the same file, here or in a C++ program, gets
+    BlockingIOError and changes nothing.
     """
 
     def __init__(self, target: Any, types: "Sequence[type]", *, format: str = "compact", block_bytes: int = 4096,
@@ -1201,11 +1230,17 @@ class LogWriter:
         self._closed = False
         self._own = False
         if isinstance(target, (str, os.PathLike)):
-            if append and os.path.exists(target):
-                self._f = self._open_append(target, entries, recover)
-            else:
-                self._f = open(target, "wb", buffering=0)
-                self._f.write(header)
+            f = _open_locked(target)
+            try:
+                if append:
+                    self._open_append(f, target, entries, recover)
+                else:
+                    f.truncate(0)
+                    f.write(header)
+            except BaseException:
+                f.close()
+                raise
+            self._f = f
             self._own = True
         else:
             if append:
@@ -1213,9 +1248,10 @@ class LogWriter:
             self._f = target
             self._f.write(header)
 
-    def _open_append(self, path: Any, entries: list, recover: bool) -> Any:
-        with open(path, "rb") as f:
-            data = f.read()
+    def _open_append(self, f: Any, path: Any, entries: list, recover: bool) -> None:
+        """Leaves f (locked, at offset 0) at the end of the log it holds,
+        a torn tail cut; or a new log's header in it if it held none."""
+        data = f.readall()
         fresh = build_header(self.format, entries)
         try:
             header = parse_header(data) if data else None
@@ -1225,9 +1261,10 @@ class LogWriter:
                 raise
             header = None
         if header is None:  # an empty file, or nothing readable yet: a new log
-            f2 = open(path, "wb", buffering=0)
-            f2.write(fresh)
-            return f2
+            f.truncate(0)
+            f.seek(0)
+            f.write(fresh)
+            return
         mine = [(fp, mid) for fp, mid, _ in entries]
         theirs = [(t.fingerprint, t.message_id) for t in header.types]
         if header.format != self.format or mine != theirs:
@@ -1245,10 +1282,8 @@ class LogWriter:
         if reader.corruptions and not (recover and len(reader.corruptions) == 1 and reader.end == "corrupt"):
             raise reader.corruptions[0]
         cut = reader._boundary if reader.end is not None else len(data)
-        f2 = open(path, "r+b", buffering=0)
-        f2.truncate(cut)
-        f2.seek(cut)
-        return f2
+        f.truncate(cut)
+        f.seek(cut)
 
     def _check_versions_described(self, path: Any, file_types: list) -> None:
         """An evolvable type has its first version's fingerprint, so a newer

@@ -422,6 +422,34 @@ def test_append_after_a_torn_tail(tmp_path):
     assert list(r) == values[:-n_last] + [make_tick(i) for i in range(1000, 1010)] and r.end == "clean"
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="flock is POSIX")
+def test_a_second_writer_of_the_same_file_fails_and_changes_nothing(tmp_path):
+    import subprocess
+    path = tmp_path / "locked.bslog"
+    w = LogWriter(path, [Tick], block_bytes=256)
+    for i in range(10):
+        w.write(make_tick(i))
+    w.flush()
+    before = path.read_bytes()
+    for append in (False, True):  # a new log would truncate it, an append would cut its tail
+        with pytest.raises(BlockingIOError):
+            LogWriter(path, [Tick], append=append)
+        assert path.read_bytes() == before
+    # Another process: the lock is the file's (a C++ writer takes the same one).
+    child = ("import sys\nfrom bin_serializer.log import LogWriter\nfrom bin_serializer.types import u8\n"
+             "from dataclasses import dataclass\n@dataclass\nclass T:\n    x: u8\n"
+             "try:\n    LogWriter(sys.argv[1], [T], append=True)\nexcept BlockingIOError:\n    sys.exit(0)\nsys.exit(1)\n")
+    assert subprocess.run([sys.executable, "-c", child, str(path)]).returncode == 0
+    assert path.read_bytes() == before
+    assert list(LogReader(path, [Tick])) == [make_tick(i) for i in range(10)]  # readers take no lock
+    for i in range(10, 20):
+        w.write(make_tick(i))
+    w.close()
+    with LogWriter(path, [Tick], append=True) as w2:  # released by close()
+        w2.write(make_tick(20))
+    assert list(LogReader(path, [Tick])) == [make_tick(i) for i in range(21)]
+
+
 def test_append_checks_the_header_and_the_tail(tmp_path):
     values, data = _ticks_log()
     path = tmp_path / "a.bslog"

@@ -5,6 +5,7 @@
 
 #include <bin_serializer/io/mapped_file.hpp>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -119,6 +120,46 @@ TEST(MappedFile, ReopenAndAppend) {
     ASSERT_EQ(c, workloads::make_car_sequential(i));
   }
   EXPECT_EQ(f.remaining(), 0u);
+}
+
+// One writer per file: a writable open locks the file before it truncates or
+// maps it, so a second writable open (mode::create would cut the file under
+// the first one's mapping, a SIGBUS there) fails and changes nothing. Readers
+// take no lock; closing releases it; a moved-from file holds none.
+TEST(MappedFile, ASecondWritableOpenFailsAndTruncatesNothing) {
+  temp_path p("lock");
+  MappedFile first;
+  ASSERT_TRUE(first.open(p.c_str(), mode::create));
+  ASSERT_TRUE(bs::serialize(first, workloads::make_car_sequential(1)));
+  const std::size_t written = first.size();
+  const long long on_disk = p.file_size(); // the mapping's capacity, zeros after size()
+  for (const mode m : {mode::create, mode::append}) {
+    MappedFile second;
+    errno = 0;
+    EXPECT_FALSE(second.open(p.c_str(), m));
+    EXPECT_EQ(errno, EWOULDBLOCK);
+    EXPECT_EQ(second.last_error().code, errc::io_error);
+    EXPECT_FALSE(second.is_open());
+    EXPECT_EQ(p.file_size(), on_disk);
+  }
+  {
+    MappedFile reader;
+    ASSERT_TRUE(reader.open(p.c_str(), mode::read_only));
+    workloads::Car c;
+    ASSERT_TRUE(bs::deserialize(reader, c));
+    EXPECT_EQ(c, workloads::make_car_sequential(1));
+  }
+  MappedFile moved(std::move(first)); // the lock goes with the descriptor
+  EXPECT_FALSE(MappedFile().open(p.c_str(), mode::append));
+  ASSERT_TRUE(bs::serialize(moved, workloads::make_car_sequential(2)));
+  ASSERT_TRUE(moved.close());
+  MappedFile again;
+  ASSERT_TRUE(again.open(p.c_str(), mode::append));
+  EXPECT_GT(again.size(), written);
+  ASSERT_TRUE(again.seek(written));
+  workloads::Car c;
+  ASSERT_TRUE(bs::deserialize(again, c));
+  EXPECT_EQ(c, workloads::make_car_sequential(2));
 }
 
 TEST(MappedFile, TruncatedFileReadsBackFalse) {

@@ -12,6 +12,7 @@
 #include <bin_serializer/log/writer.hpp>
 
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -882,6 +884,119 @@ TEST(LogAppend, CorruptTailIsCutOnlyWhenAsked) {
     EXPECT_LT(w.last_error().offset, blocks[2]);
   }
   EXPECT_EQ(mid.size(), mid_size);
+}
+
+// One writer per file. A second writer of a log, in this process or another,
+// through a descriptor or a mapping, fails before it reads or writes a byte
+// (io_error, errno EWOULDBLOCK), and the first writer's log is complete and
+// untouched; once the first closes, the file can be appended to again.
+TEST(LogLock, ASecondWriterOfTheSameFileFailsAndChangesNothing) {
+  const auto path = temp_file("lock");
+  std::filesystem::remove(path);
+  const auto file_bytes = [&] { return read_file(path); };
+  // The holder's 100 records, byte for byte as one writer writes them.
+  const auto expect_whole_log = [&] {
+    bs::Buffer expected;
+    {
+      bs::log_writer<market_compact, bs::Buffer> w(expected);
+      for (std::size_t i = 0; i < 100; ++i) {
+        ASSERT_TRUE(log_test::write_record(w, market(i)));
+        if (i == 49) {
+          ASSERT_TRUE(w.flush());
+        }
+      }
+      ASSERT_TRUE(w.close());
+    }
+    const std::string on_disk = file_bytes();
+    const auto* p = reinterpret_cast<const std::byte*>(on_disk.data());
+    EXPECT_EQ(std::vector<std::byte>(p, p + on_disk.size()), bytes_of(expected));
+  };
+  // Every way a second writer could start; each must fail and change nothing.
+  const auto second_writers_fail = [&](const char* holder) {
+    SCOPED_TRACE(holder);
+    const std::string before = file_bytes();
+    bs::error e;
+    errno = 0;
+    EXPECT_EQ(bs::open_log_for_append<market_compact>(path.c_str(), e), -1);
+    EXPECT_EQ(errno, EWOULDBLOCK);
+    EXPECT_EQ(e.code, errc::io_error);
+    for (const auto m : {bs::MappedFile::mode::append, bs::MappedFile::mode::create}) {
+      bs::MappedFile f;
+      errno = 0;
+      EXPECT_FALSE(f.open(path.c_str(), m));
+      EXPECT_EQ(errno, EWOULDBLOCK);
+      EXPECT_EQ(f.last_error().code, errc::io_error);
+    }
+    const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    ASSERT_GE(fd, 0);
+    {
+      bs::fd_writer out(fd);
+      for (const bool append : {false, true}) {
+        std::optional<bs::log_writer<market_compact, bs::fd_writer>> w;
+        if (append)
+          w.emplace(out, bs::log_append);
+        else
+          w.emplace(out);
+        EXPECT_FALSE(log_test::write_record(*w, market(0)));
+        EXPECT_EQ(w->last_error().code, errc::io_error);
+        EXPECT_EQ(w->last_error().offset, 0U);
+        EXPECT_FALSE(w->close());
+      }
+      EXPECT_TRUE(out.flush());
+    }
+    ::close(fd);
+    // Another process: the lock is the file's, not this process's.
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      bs::error ce;
+      const int cfd = bs::open_log_for_append<market_compact>(path.c_str(), ce);
+      bs::MappedFile f;
+      const bool mapped = f.open(path.c_str(), bs::MappedFile::mode::append);
+      ::_exit(cfd == -1 && !mapped && errno == EWOULDBLOCK ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+    // A reader is no writer: it maps the file while it is written.
+    bs::MappedFile reader;
+    EXPECT_TRUE(reader.open(path.c_str(), bs::MappedFile::mode::read_only));
+    EXPECT_EQ(file_bytes(), before);
+  };
+
+  // The holder writes through a descriptor (open_log_for_append).
+  {
+    bs::error e;
+    const int fd = bs::open_log_for_append<market_compact>(path.c_str(), e);
+    ASSERT_GE(fd, 0) << bs::error_name(e.code);
+    bs::fd_writer out(fd);
+    {
+      bs::log_writer<market_compact, bs::fd_writer> w(out, bs::log_append);
+      for (std::size_t i = 0; i < 50; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+      ASSERT_TRUE(w.flush());
+      second_writers_fail("descriptor");
+      for (std::size_t i = 50; i < 100; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+      ASSERT_TRUE(w.close());
+    }
+    ::close(fd);
+  }
+  expect_whole_log();
+
+  // The holder maps the file (mode::create: the lock comes before the
+  // truncation), so a second mode::create cannot cut it under the mapping.
+  {
+    bs::MappedFile file;
+    ASSERT_TRUE(file.open(path.c_str(), bs::MappedFile::mode::create));
+    bs::log_writer<market_compact, bs::MappedFile> w(file);
+    for (std::size_t i = 0; i < 50; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+    ASSERT_TRUE(w.flush());
+    second_writers_fail("mapping");
+    for (std::size_t i = 50; i < 100; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
+    ASSERT_TRUE(w.close());
+    ASSERT_TRUE(file.close());
+  }
+  expect_whole_log();
+  std::filesystem::remove(path);
 }
 
 // Headers that are not a log, or lie: a clean failure at the right offset,

@@ -24,8 +24,14 @@
 // should therefore let a reader find its end (a count, framing, or a
 // terminator) rather than rely on the file size.
 //
-// Another process truncating the file under the mapping makes access to the
-// lost pages raise SIGBUS: the file must be owned by this MappedFile.
+// One writer per file: the writable modes take an exclusive advisory lock
+// (flock) before the file is truncated or mapped, held until close(). A
+// second writable open of the same file, in this process or another, fails
+// (io_error, errno EWOULDBLOCK) and changes nothing, instead of truncating
+// the file under the first one's mapping. read_only takes no lock, so
+// readers may map a file while it is written. Another program that ignores
+// the lock and truncates the file makes access to the lost pages raise
+// SIGBUS: the file must be owned by this MappedFile.
 //
 // Every failure is a false return, last_error() = {io_error or
 // out_of_memory, size()}; errno is left as the failing call set it.
@@ -46,8 +52,8 @@ namespace bin_serializer {
 class MappedFile {
 public:
   enum class mode {
-    create,    // create or truncate; read + write
-    append,    // open an existing file (created if missing); size() = its length; read + write
+    create,    // create or truncate (once locked); read + write
+    append,    // open an existing file (created if missing, locked); size() = its length
     read_only, // open an existing file; size() = its length; write() and reserve() fail
   };
 
@@ -64,7 +70,8 @@ public:
   ~MappedFile() { (void)close(); }
 
   // Opens path (closing any file open before). False with last_error() =
-  // io_error if the file cannot be opened, sized or mapped.
+  // io_error if the file cannot be opened, locked (writable modes), sized or
+  // mapped; the file is then as it was.
   bool open(const char* path, mode m) noexcept;
 
   // Unmaps, truncates the file to size() (writable modes) and closes it.

@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -107,6 +108,23 @@ class basic_fd_writer : public detail::block_writer<detail::fd_sink, N> {
 public:
   explicit basic_fd_writer(int fd) noexcept : detail::block_writer<detail::fd_sink, N>(fd) {}
   [[nodiscard]] int fd() noexcept { return this->sink().fd; }
+
+  // An exclusive advisory lock (flock) on a regular file, held while the
+  // descriptor (or a duplicate of it) stays open: a log_writer takes it so
+  // that two writers never append to one file. True for a pipe or socket
+  // (nothing to share) and where the file system has no flock; false (errno
+  // EWOULDBLOCK) if another open of the file holds a lock; never waits.
+  bool try_lock_exclusive() noexcept {
+    struct stat st{};
+    if (::fstat(fd(), &st) != 0) return false;
+    if (!S_ISREG(st.st_mode)) return true;
+    int rc = 0;
+    do {
+      rc = ::flock(fd(), LOCK_EX | LOCK_NB);
+    } while (rc != 0 && errno == EINTR);
+    // A file system without flock (ENOLCK, EINVAL): unlocked, as MappedFile.
+    return rc == 0 || errno != EWOULDBLOCK;
+  }
 };
 
 // Buffered input from a file descriptor. It reads ahead what one read()

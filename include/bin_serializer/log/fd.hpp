@@ -12,7 +12,9 @@
 // magic perhaps still zero, then zeros: nothing was readable); an existing
 // log must be of this Schema (its format and type table); a torn tail is cut
 // (ftruncate), so the next block follows the last one sealed. What was cut:
-// cut_bytes.
+// cut_bytes. The file is locked first (flock, exclusive, never waiting) and
+// stays locked while the descriptor is open: if another writer holds it,
+// -1 with io_error and errno EWOULDBLOCK, and nothing is read or changed.
 #pragma once
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -24,6 +26,7 @@
 #include <string_view>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -76,6 +79,13 @@ int open_log_for_append(const char* path, error& e, log_write_options o = {},
     e = why;
     return -1;
   };
+  // One writer per file (as log_writer locks its output): the lock is taken
+  // before the log is read or cut, and held while the descriptor stays open.
+  int locked = 0;
+  do {
+    locked = ::flock(fd, LOCK_EX | LOCK_NB);
+  } while (locked != 0 && errno == EINTR);
+  if (locked != 0 && errno == EWOULDBLOCK) return fail({errc::io_error, 0});
   struct stat st{};
   if (::fstat(fd, &st) != 0) return fail({errc::io_error, 0});
   if (st.st_size == 0) {

@@ -176,9 +176,10 @@ class log_writer {
 public:
   static constexpr std::size_t max_record_payload = std::size_t{1} << 27;
 
-  // Writes the file header.
+  // Writes the file header. An fd_writer on a file is locked first (see
+  // lock_output); a MappedFile locks itself when it is opened writable.
   explicit log_writer(B& out, log_write_options o = {}) : out_(out), o_(clamped(o)) {
-    write_header(detail::log::header_bytes<Schema>(o_.descriptions));
+    if (lock_output()) write_header(detail::log::header_bytes<Schema>(o_.descriptions));
   }
 
   // Appends to the log `out` holds (a Buffer or MappedFile with its bytes):
@@ -187,6 +188,7 @@ public:
   // For a file descriptor, open it with open_log_for_append (log/fd.hpp) and
   // pass an fd_writer at the end of it.
   log_writer(B& out, log_append_t, log_write_options o = {}) : out_(out), o_(clamped(o)) {
+    if (!lock_output()) return;
     if constexpr (in_place) {
       if (out_.size() == 0)
         // nothing yet (a new file): a new log, as open_log_for_append makes
@@ -383,6 +385,25 @@ private:
     cut_ = n;
     out_.set_size(0);
     write_header(h);
+    return true;
+  }
+
+  // One writer per file: an fd_writer on a regular file is locked (flock,
+  // exclusive, not waiting) before the writer reads or writes a byte, and
+  // stays locked until the descriptor is closed (a MappedFile took the same
+  // lock in open()). If another writer holds it, this one is dead from the
+  // start: last_error() is io_error at 0 (errno EWOULDBLOCK) and the output
+  // is untouched.
+  bool lock_output() {
+    if constexpr (requires(B& b) {
+                    { b.try_lock_exclusive() } -> std::convertible_to<bool>;
+                  }) {
+      if (!out_.try_lock_exclusive()) {
+        err_ = {errc::io_error, 0};
+        dead_ = true;
+        return false;
+      }
+    }
     return true;
   }
 
