@@ -4,6 +4,7 @@
     python -m bin_serializer check OLD.json NEW.json
     python -m bin_serializer dump --schema DESCRIPTION.json FILE... [--framed] [--custom ...] [--raw-strings]
     python -m bin_serializer cat LOG [--type NAME_OR_INDEX ...] [--custom ...] [--raw-strings]
+                                     [--follow | -F] [--interval S] [--idle S]
     python -m bin_serializer info LOG [--json]
 
 ``generate`` writes the typed Python module of a C++ type description
@@ -42,7 +43,10 @@ At a corruption it writes ``corrupt log at offset N ...`` to standard error
 and goes on at the next valid block. Exit status: 0 the log ends cleanly, 1
 corruption (or a record that cannot be read: an error line, then it stops),
 2 usage or a bad header, 3 a torn tail (``torn tail at offset N`` on
-standard error: a writer died inside its last block).
+standard error: a writer died inside its last block). ``--follow`` (``-f``)
+then prints the records a writer adds as it seals them (``LogReader.follow``),
+until interrupted or ``--idle`` seconds without one; ``-F`` (``--follow-name``)
+also follows a rotated log into the new file at LOG (``on_rotation="follow"``).
 
 ``info`` summarises a record log without decoding it (``LogReader.tally``:
 the blocks' CRCs and framing are checked, so the counts are of the records
@@ -346,6 +350,8 @@ def _cat(args: argparse.Namespace) -> int:
     if customs is None:
         return 2
     name = "<stdin>" if args.file == "-" else args.file
+    rotation = "follow" if args.follow_name else "raise"
+    args.follow = args.follow or args.follow_name
     if (args.follow or args.idle is not None) and (args.file == "-" or not args.follow):
         print("bin_serializer cat: --follow reads a file again as it grows (not standard input); --idle needs "
               "--follow", file=sys.stderr)
@@ -365,7 +371,7 @@ def _cat(args: argparse.Namespace) -> int:
         if args.follow:
             # what was printed is flushed before each wait: a pipe (| grep) sees each record as it comes
             records = reader.follow(args.interval, on_corruption="skip", with_index=True, idle_timeout=args.idle,
-                                    on_wait=sys.stdout.flush)
+                                    on_wait=sys.stdout.flush, on_rotation=rotation)
         else:
             records = reader.records(on_corruption="skip", with_index=True)
     except DescriptionError as e:  # the header's descriptions cannot be read
@@ -394,6 +400,11 @@ def _cat(args: argparse.Namespace) -> int:
                 sys.stdout.write(_dumps(err) + "\n")
                 sys.stdout.flush()
                 print(f"bin_serializer cat: {name}: {e}", file=sys.stderr)
+                return 1
+            except FileNotFoundError:  # --follow: rotated away, and no -F
+                sys.stdout.flush()
+                print(f"bin_serializer cat: {name}: no such file now (rotated? -F follows the new one)",
+                      file=sys.stderr)
                 return 1
             while seen < len(reader.corruptions):
                 _corrupt_note(name, reader.corruptions[seen])
@@ -517,6 +528,9 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     cat.add_argument("--raw-strings", action="store_true", help="std::string fields as bytes (printed as hex)")
     cat.add_argument("--follow", "-f", action="store_true",
                      help="then print the records a writer adds, as it seals them (tail -f), until interrupted")
+    cat.add_argument("--follow-name", "-F", action="store_true",
+                     help="as --follow, and when the log is rotated (renamed, a new one created at FILE) read the "
+                          "old file to its end once its writer closed it, then go on in the new one (tail -F)")
     cat.add_argument("--interval", type=float, default=0.2, metavar="SECONDS",
                      help="with --follow: how often the file is read again (default 0.2)")
     cat.add_argument("--idle", type=float, default=None, metavar="SECONDS",

@@ -516,15 +516,66 @@ def _map_file_object(f: Any) -> "mmap.mmap | None":
         return None
 
 
+def _pread(fd: int, n: int, at: int) -> bytes:
+    if hasattr(os, "pread"):
+        return os.pread(fd, n, at)
+    os.lseek(fd, at, os.SEEK_SET)  # Windows: the descriptor is this reader's alone
+    return os.read(fd, n)
+
+
+def _pread_into(fd: int, view: memoryview, at: int) -> int:
+    if hasattr(os, "preadv"):
+        return os.preadv(fd, [view], at)
+    got = _pread(fd, min(len(view), 1 << 24), at)
+    view[:len(got)] = got
+    return len(got)
+
+
+def _pread_all(fd: int, n: int, at: int) -> bytes:
+    """Up to n bytes of fd from offset at (fewer at its end)."""
+    parts = []
+    while n > 0:
+        got = _pread(fd, min(n, 1 << 24), at)
+        if not got:
+            break
+        parts.append(got)
+        n -= len(got)
+        at += len(got)
+    return b"".join(parts)
+
+
+def _open_fd(path: Any) -> int:
+    return os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+def _map_fd(fd: int) -> "tuple[Any, Any]":
+    """The whole file open at fd, mapped; read when it cannot be (empty)."""
+    try:
+        m = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
+    except (ValueError, OSError):  # empty, or not mappable: read it
+        return _pread_all(fd, os.fstat(fd).st_size, 0), None
+    return m, m
+
+
+def _writer_holds(fd: int) -> bool:
+    """Whether a writer holds the lock of the file open at fd (a writer
+    locks it until it closes it, log/writer.hpp): a shared lock taken and
+    given back at once, never waiting. A file system without flock: no
+    writer can be seen, so none is."""
+    if fcntl is None:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    return False
+
+
 def _open_source(source: Any) -> "tuple[Any, Any]":
-    """(a bytes-like view of the whole log, what to close)."""
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as f:
-            try:
-                m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-            except (ValueError, OSError):  # empty, or not mappable: read it
-                return f.read(), None
-        return m, m
+    """(a bytes-like view of the whole log, what to close); source is not a path."""
     if isinstance(source, (bytes, bytearray)):
         return source, None
     if isinstance(source, mmap.mmap):
@@ -613,10 +664,22 @@ class LogReader:
             raise ValueError("start must not be negative")
         self._path = source if isinstance(source, (str, os.PathLike)) else None
         self._file_id = None
+        self._fd = -1  # the file opened from the path, kept for follow()
+        self._fd_closer: "Any | None" = None
+        self._closer: Any = None
         if self._path is not None:
-            st = os.stat(self._path)  # follow() reads this file again, not another one put at its path
-            self._file_id = (st.st_dev, st.st_ino)
-        self._buf, self._closer = _open_source(source)
+            # follow() reads this file again (through this descriptor, even
+            # once it is renamed), not another one put at its path
+            self._keep_fd(_open_fd(self._path))
+            try:
+                st = os.fstat(self._fd)
+                self._file_id = (st.st_dev, st.st_ino)
+                self._buf, self._closer = _map_fd(self._fd)
+            except BaseException:
+                self.close()
+                raise
+        else:
+            self._buf, self._closer = _open_source(source)
         try:
             self.header = parse_header(self._buf)
             first = self.header.data_offset
@@ -628,6 +691,7 @@ class LogReader:
         except BaseException:
             self.close()
             raise
+        self._head = bytes(self._buf[:self.header.data_offset])
         self.format = self.header.format
         self.max_block_bytes = min(max_block_bytes, MAX_BODY)
         self._customs = dict(customs or {})
@@ -825,47 +889,66 @@ class LogReader:
         return got
 
     def follow(self, interval: float = 0.2, *, on_corruption: str = "raise", with_index: bool = False,
-               idle_timeout: "float | None" = None, on_wait: "Any | None" = None) -> Iterator[Any]:
+               idle_timeout: "float | None" = None, on_wait: "Any | None" = None,
+               on_rotation: str = "raise") -> Iterator[Any]:
         """The records of a log that is still being written, as its writer
         seals them (``tail -f``): the records to the end, as ``records()``
         gives them; then, at a clean end or a torn tail (an open block), the
-        file at the reader's path is read again every `interval` seconds
-        from ``valid_end`` on. Only for a reader opened from a path. Ends
-        after `idle_timeout` seconds without a new record (None: never; stop
-        it with break or Ctrl-C), or with an exception: a LogRecordError, a
+        file the reader opened is read again every `interval` seconds from
+        ``valid_end`` on. Only for a reader opened from a path. Ends after
+        `idle_timeout` seconds without a new record (None: never; stop it
+        with break or Ctrl-C), or with an exception: a LogRecordError, a
         LogCorruptError when on_corruption="raise" (a corruption is reported
-        once, not at every poll), a LogHeaderError when the path names
-        another file now (a rotated log) or the file holds another log, a
-        DecodeError (``truncated``) when it was cut shorter than
-        ``valid_end``. on_wait: called with no argument before each wait
-        for new records (to flush an output, say, as ``cat --follow``
-        does). Each poll reads the file (its header and the bytes
-        from ``valid_end`` on) and never maps it, so a writer that cuts its
-        torn tail when it restarts (``append=True``) cannot raise SIGBUS
-        here; the first reading, of the mapping a reader opened from a path
-        holds, can (docs/logs.md)."""
+        once, not at every poll), a LogHeaderError when the file holds
+        another log, a DecodeError (``truncated``) when it was cut shorter
+        than ``valid_end``. on_wait: called with no argument before each
+        wait for new records (to flush an output, say, as ``cat --follow``
+        does).
+
+        on_rotation: what to do when the path names another file (the log
+        was rotated: renamed, and a new one created at the path).
+        "raise": LogHeaderError (FileNotFoundError while the path names
+        none). "follow" (``tail -F``): the renamed file is read to its end
+        once its writer is gone (a writer holds the file's lock until it
+        closes it), then reading goes on from the first block of the file
+        at the path, as soon as its header is written; that header must be
+        the same as this log's (the same format and types), else
+        LogHeaderError. Each record is handed out once, in order, and
+        ``valid_end`` is then an offset in the new file. A writer that
+        does not lock the file (one on a file system without flock) is
+        taken as gone at once: it must close the file before renaming it.
+
+        Each poll reads the file (its header and the bytes from
+        ``valid_end`` on) and never maps it, so a writer that cuts its torn
+        tail when it restarts (``append=True``) cannot raise SIGBUS here;
+        the first reading, of the mapping a reader opened from a path holds,
+        can (docs/logs.md)."""
         if self._path is None:
             raise ValueError("follow() reads the log again from its path: open the LogReader with a path")
         if on_corruption not in ("raise", "skip"):
             raise ValueError(f"on_corruption must be 'raise' or 'skip', not {on_corruption!r}")
+        if on_rotation not in ("raise", "follow"):
+            raise ValueError(f"on_rotation must be 'raise' or 'follow', not {on_rotation!r}")
+        if self._fd < 0:
+            raise ValueError("follow() on a closed LogReader")
         if self._decoders is None or (self._decoders.c is not None) != _use_c():
             self._decoders = self._build_decoders()  # a bad description fails here, at the call
-        return self._follow(interval, on_corruption, with_index, idle_timeout, on_wait)
+        return self._follow(interval, on_corruption, with_index, idle_timeout, on_wait, on_rotation)
 
     def _follow(self, interval: float, on_corruption: str, with_index: bool,
-                idle_timeout: "float | None", on_wait: Any) -> Iterator[Any]:
-        import time
+                idle_timeout: "float | None", on_wait: Any, on_rotation: str) -> Iterator[Any]:
         self._live = True
         try:
-            yield from self._polls(interval, on_corruption, with_index, idle_timeout, on_wait)
+            yield from self._polls(interval, on_corruption, with_index, idle_timeout, on_wait, on_rotation)
         finally:
             self._live = False
 
     def _polls(self, interval: float, on_corruption: str, with_index: bool,
-               idle_timeout: "float | None", on_wait: Any) -> Iterator[Any]:
+               idle_timeout: "float | None", on_wait: Any, on_rotation: str) -> Iterator[Any]:
         import time
         said = {e.offset for e in self.corruptions}
         idle_since = time.monotonic()
+        last_file = False  # the file read is rotated away and its writer gone: read to its end, then the next
         while True:
             got = 0
             before = len(self.corruptions)
@@ -891,6 +974,11 @@ class LogReader:
             del self.corruptions[before:]
             self.corruptions.extend(fresh)
             said.update(e.offset for e in fresh)
+            if last_file and self._open_next():  # the new file's records, at once
+                last_file = False
+                said = set()  # offsets in the new file
+                idle_since = time.monotonic()
+                continue
             now = time.monotonic()
             if got:
                 idle_since = now
@@ -899,7 +987,8 @@ class LogReader:
             if on_wait is not None:
                 on_wait()
             time.sleep(interval)
-            self._read_again()
+            if not last_file:
+                last_file = self._read_again(on_rotation)
 
     def _hand_out(self, batch: list, pairs: bool) -> Iterator[Any]:
         """The records of batch one by one; if the caller stops taking
@@ -913,46 +1002,92 @@ class LogReader:
             if rest:
                 self._give_back(rest, pairs)
 
-    def _read_again(self) -> None:
-        """The log at the reader's path as it is now, from valid_end on:
-        read (not mapped, so that a writer cutting the file cannot raise
-        SIGBUS here) into memory that holds the header at its offset and
-        the bytes from valid_end at theirs (an anonymous mapping of the
-        file's size, whose other pages are never touched)."""
-        head = self.header.data_offset
-        pos = self._boundary
-        with open(self._path, "rb") as f:
-            st = os.fstat(f.fileno())
-            if (st.st_dev, st.st_ino) != self._file_id:
-                raise LogHeaderError(ErrorKind.BAD_HEADER, 0, "log",
-                                     f"{self._path} is another file now (renamed or replaced: a rotated log?)")
-            size = st.st_size
-            if size < pos:
-                raise DecodeError(ErrorKind.TRUNCATED, size, "log",
-                                  f"{self._path} was cut to {size} bytes, before offset {pos} where reading stood")
-            f.seek(0)
-            if f.read(head) != bytes(self._buf[:head]):
-                raise LogHeaderError(ErrorKind.BAD_HEADER, 0, "log",
-                                     f"{self._path} now holds another log (its header changed)")
-            m = mmap.mmap(-1, max(size, 1), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE)
-            view = memoryview(m)
-            try:
-                view[:head] = self._buf[:head]
-                f.seek(pos)
-                end = pos
-                while end < size:  # the file may be cut meanwhile: what was read is the input
-                    n = f.readinto(view[end:size])
-                    if not n:
-                        break
-                    end += n
-                buf = view[:end]
-            finally:
-                view.release()
-        self.close()
+    def _read_again(self, on_rotation: str) -> bool:
+        """The file the reader opened as it is now, from valid_end on: read
+        (not mapped, so that a writer cutting the file cannot raise SIGBUS
+        here) into memory that holds the header at its offset and the bytes
+        from valid_end at theirs (an anonymous mapping of the file's size,
+        whose other pages are never touched). True when that file was
+        rotated away and its writer is gone: what was read is all it will
+        ever hold."""
+        try:
+            st = os.stat(self._path)
+            moved = (st.st_dev, st.st_ino) != self._file_id
+        except FileNotFoundError:
+            if on_rotation == "raise":
+                raise
+            moved = True
+        if moved and on_rotation == "raise":
+            raise LogHeaderError(ErrorKind.BAD_HEADER, 0, "log",
+                                 f"{self._path} is another file now (renamed or replaced: a rotated log? "
+                                 f"follow(on_rotation='follow') reads on in the new file)")
+        gone = moved and not _writer_holds(self._fd)  # asked before reading: all it wrote is there
+        self._read_tail()
+        return gone
+
+    def _read_tail(self) -> None:
+        fd, head, pos = self._fd, len(self._head), self._boundary
+        size = os.fstat(fd).st_size
+        if size < pos:
+            raise DecodeError(ErrorKind.TRUNCATED, size, "log",
+                              f"{self._path} was cut to {size} bytes, before offset {pos} where reading stood")
+        if _pread_all(fd, head, 0) != self._head:
+            raise LogHeaderError(ErrorKind.BAD_HEADER, 0, "log",
+                                 f"{self._path} now holds another log (its header changed)")
+        m = mmap.mmap(-1, max(size, 1), flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE)
+        view = memoryview(m)
+        try:
+            view[:head] = self._head
+            end = pos
+            while end < size:  # the file may be cut meanwhile: what was read is the input
+                n = _pread_into(fd, view[end:size], end)
+                if not n:
+                    break
+                end += n
+            buf = view[:end]
+        except BaseException:
+            view.release()
+            m.close()
+            raise
+        view.release()
+        self._release_buf()
         self._buf, self._closer = buf, _Owned(m, buf)
         self._pos = pos
         self._done = False
         self.end = self.end_offset = None
+
+    def _open_next(self) -> bool:
+        """The file now at the reader's path, once its header is written:
+        reading goes on from its first block. False while the path names
+        none or its header is not yet published; LogHeaderError if it
+        holds another log."""
+        try:
+            fd = _open_fd(self._path)
+        except FileNotFoundError:
+            return False
+        try:
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) == self._file_id:  # renamed back
+                os.close(fd)
+                return False
+            data = _pread_all(fd, len(self._head), 0)
+            if data != self._head:
+                if _unpublished(data, self._head):
+                    os.close(fd)
+                    return False
+                raise LogHeaderError(ErrorKind.BAD_HEADER, 0, "log",
+                                     f"{self._path} holds another log now: its header is not the rotated "
+                                     f"log's (other types or format)")
+        except BaseException:
+            os.close(fd)
+            raise
+        self._close_fd()
+        self._keep_fd(fd)
+        self._file_id = (st.st_dev, st.st_ino)
+        self._boundary = self._pos = len(self._head)
+        self._suspect = -1
+        self._read_tail()
+        return True
 
     def resume(self) -> Iterator[Any]:
         """After a LogCorruptError: the records from the next valid block on."""
@@ -1115,7 +1250,20 @@ class LogReader:
 
     # -- the rest
 
+    def _keep_fd(self, fd: int) -> None:
+        self._fd = fd
+        self._fd_closer = weakref.finalize(self, os.close, fd)  # closed with the reader, even if not closed
+
+    def _close_fd(self) -> None:
+        closer, self._fd_closer, self._fd = self._fd_closer, None, -1
+        if closer is not None:
+            closer()
+
     def close(self) -> None:
+        self._release_buf()
+        self._close_fd()
+
+    def _release_buf(self) -> None:
         closer, self._closer = self._closer, None
         if closer is not None:
             try:

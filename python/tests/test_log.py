@@ -1178,6 +1178,158 @@ def test_follow_refuses_what_it_cannot_follow(tmp_path, backend):
         list(r.follow(0.01, idle_timeout=0.05))
 
 
+def _next_n(it, n: int) -> list:
+    return [next(it) for _ in range(n)]
+
+
+def test_follow_a_rotated_log(tmp_path, backend):
+    """follow(on_rotation="follow") (tail -F): the renamed file is read to
+    its end while its writer, which holds its lock, still writes it, though
+    the new file at the path already holds records; once it is closed,
+    reading goes on in the new file. Each record once, in order."""
+    path = tmp_path / "r.bsl"
+    ticks = [make_tick(i) for i in range(200)]
+    w1 = LogWriter(path, [Tick], flush="record")
+    w1.write_all(ticks[:10])
+    r = LogReader(path, [Tick])
+    with pytest.raises(ValueError, match="on_rotation"):
+        r.follow(on_rotation="reopen")
+    it = r.follow(0.01, on_rotation="follow", idle_timeout=2)
+    assert _next_n(it, 10) == ticks[:10]
+    path.rename(tmp_path / "r.bsl.1")  # rotated while its writer still writes it
+    w1.write_all(ticks[10:20])
+    w2 = LogWriter(path, [Tick], flush="record")
+    w2.write_all(ticks[100:110])
+    assert _next_n(it, 10) == ticks[10:20]
+    w1.write_all(ticks[20:25])  # still the old file's writer: still read there
+    assert _next_n(it, 5) == ticks[20:25]
+    w1.close()
+    assert _next_n(it, 10) == ticks[100:110]
+    w2.write(ticks[110])
+    assert next(it) == ticks[110]
+    w2.close()
+    whole = LogReader(path, [Tick])
+    assert whole.read_all() == ticks[100:111]
+    assert list(it) == []  # nothing more: idle, then the end
+    assert r.end == "clean" and r.valid_end == whole.valid_end == path.stat().st_size  # in the new file
+    whole.close()
+    r.close()
+
+
+def test_follow_a_rotated_log_waits_for_the_new_file(tmp_path, backend):
+    """Rotated by renaming after closing: the path names no file for a
+    while, then one whose header is not yet written (zeros), then the log;
+    the follower waits through both. A new file holding another log:
+    LogHeaderError. In raise mode, a path naming no file: FileNotFoundError."""
+    import threading
+    path = tmp_path / "w.bsl"
+    ticks = [make_tick(i) for i in range(40)]
+    with LogWriter(path, [Tick], flush="record") as w:
+        w.write_all(ticks[:20])
+    first = path.read_bytes()
+    r = LogReader(path, [Tick])
+    it = r.follow(0.01, on_rotation="follow", idle_timeout=10)
+    assert _next_n(it, 20) == ticks[:20]
+    path.rename(tmp_path / "w.bsl.1")
+
+    def later() -> None:
+        time.sleep(0.15)
+        path.write_bytes(bytes(64))  # created, header not published
+        time.sleep(0.15)
+        with LogWriter(path, [Tick], flush="record") as w2:
+            w2.write_all(ticks[20:])
+    t = threading.Thread(target=later)
+    t.start()
+    try:
+        assert _next_n(it, 20) == ticks[20:]
+    finally:
+        t.join()
+    r.close()
+    # another log at the path after the rotation
+    path.write_bytes(first)
+    r = LogReader(path, [Tick])
+    path.rename(tmp_path / "w.bsl.2")
+    path.write_bytes(log_bytes([make_tick(1)], [Tick, Note]))
+    with pytest.raises(LogHeaderError, match="another log"):
+        list(r.follow(0.01, on_rotation="follow", idle_timeout=5))
+    r.close()
+    # raise mode (the default), the path naming no file
+    path.write_bytes(first)
+    r = LogReader(path, [Tick])
+    path.unlink()
+    with pytest.raises(FileNotFoundError):
+        list(r.follow(0.01, idle_timeout=5))
+    r.close()
+
+
+_ROTATING_WRITER = """
+import os, sys, time
+sys.path[:0] = [sys.argv[2]]
+from schemas import Tick, make_tick
+from bin_serializer.log import LogWriter
+path = sys.argv[1]
+w = LogWriter(path, [Tick], block_bytes=256, flush="block")
+i = n = 0
+t = time.monotonic()
+while True:
+    w.write(make_tick(i))
+    i += 1
+    if i % 20 == 0:
+        time.sleep(0.001)
+    if time.monotonic() - t > 0.3:  # rotate: renamed before or after the writer closes it
+        n += 1
+        if n % 2:
+            w.close()
+            os.rename(path, f"{path}.{n}")
+        else:
+            os.rename(path, f"{path}.{n}")
+            w.write(make_tick(i))
+            i += 1
+            w.close()
+        w = LogWriter(path, [Tick], block_bytes=256, flush="block")
+        t = time.monotonic()
+"""
+
+
+def test_follow_a_log_a_killed_process_rotated(tmp_path, backend):
+    """A process writes a log and rotates it every 0.3 s (path -> path.N),
+    renaming it before or after closing it, until SIGKILL; the follower's
+    records are exactly those of the rotated files and the last one, read
+    whole, in order."""
+    import signal
+    import subprocess
+    path = tmp_path / "rot.bsl"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(bin_serializer.__file__).parents[1]), env.get("PYTHONPATH", "")])
+    proc = subprocess.Popen([sys.executable, "-c", _ROTATING_WRITER, str(path), str(Path(__file__).parent)],
+                            env=env)
+    try:
+        _wait_for_log(path, proc)
+        r = LogReader(path, [Tick])
+        got = []
+        it = r.follow(0.01, on_rotation="follow", idle_timeout=1.0)
+        for x in it:
+            got.append(x)
+            if proc.poll() is None and (tmp_path / "rot.bsl.4").exists():
+                proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    n = 1
+    whole = []
+    while (tmp_path / f"rot.bsl.{n}").exists():
+        whole += LogReader(tmp_path / f"rot.bsl.{n}", [Tick]).read_all()
+        n += 1
+    assert n >= 5
+    try:
+        whole += LogReader(path, [Tick]).read_all()
+    except (FileNotFoundError, DecodeError):  # killed before the last file's header was written
+        pass
+    assert len(got) == len(whole) and got == whole
+    assert got == [make_tick(i) for i in range(len(got))]  # none lost between two files
+    r.close()
+
+
 def test_cat_follow(tmp_path):
     """python -m bin_serializer cat --follow prints the records of a log
     another process writes, as they are sealed, until it is idle."""
@@ -1230,6 +1382,37 @@ def test_cat_follow(tmp_path):
     for bad in (["--follow", "-"], ["--idle", "1", str(path)]):
         p = subprocess.run([sys.executable, "-m", "bin_serializer", "cat", *bad], capture_output=True, env=env)
         assert p.returncode == 2 and b"--follow" in p.stderr
+
+
+def test_cat_follow_name(tmp_path):
+    """cat -F follows a rotated log into the new file (every record once, in
+    order); cat -f stops there with an error."""
+    import subprocess
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(bin_serializer.__file__).parents[1]), env.get("PYTHONPATH", "")])
+    ticks = [make_tick(i) for i in range(20)]
+    for flag in ("-F", "-f"):
+        path = tmp_path / f"cat{flag}.bsl"
+        w = LogWriter(path, [Tick], flush="record")
+        w.write_all(ticks[:5])
+        cat = subprocess.Popen([sys.executable, "-m", "bin_serializer", "cat", flag, "--interval", "0.01",
+                                "--idle", "3", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=env, text=True)
+        first = [cat.stdout.readline() for _ in range(5)]
+        path.rename(f"{path}.1")
+        w.write_all(ticks[5:8])
+        w.close()
+        with LogWriter(path, [Tick], flush="record") as w:
+            w.write_all(ticks[8:12])
+        out, err = cat.communicate(timeout=60)
+        lines = [json.loads(x) for x in first + out.splitlines()]
+        got = [x["value"]["timestamp_ns"] for x in lines if "value" in x]
+        if flag == "-F":
+            assert cat.returncode == 0, err
+            assert got == [t.timestamp_ns for t in ticks[:12]]
+        else:
+            assert cat.returncode == 1 and "another file" in err
+            assert got == [t.timestamp_ns for t in ticks[:len(got)]] and 5 <= len(got) <= 8
 
 
 def test_info(tmp_path, capsys):
