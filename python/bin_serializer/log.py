@@ -1010,6 +1010,8 @@ class LogReader:
         whose other pages are never touched). True when that file was
         rotated away and its writer is gone: what was read is all it will
         ever hold."""
+        if self._fd < 0:
+            raise ValueError("the LogReader was closed while it was followed")
         try:
             st = os.stat(self._path)
             moved = (st.st_dev, st.st_ino) != self._file_id

@@ -1260,6 +1260,16 @@ def test_follow_a_rotated_log_waits_for_the_new_file(tmp_path, backend):
     with pytest.raises(FileNotFoundError):
         list(r.follow(0.01, idle_timeout=5))
     r.close()
+    with pytest.raises(ValueError, match="closed"):
+        r.follow()
+    # closed while it is followed: a clean error at the next poll, no read of a closed descriptor
+    path.write_bytes(first)
+    r = LogReader(path, [Tick])
+    it = r.follow(0.01, idle_timeout=5)
+    assert _next_n(it, 20) == ticks[:20]
+    r.close()
+    with pytest.raises(ValueError, match="closed"):
+        next(it)
 
 
 _ROTATING_WRITER = """
