@@ -559,7 +559,7 @@ def _map_fd(fd: int) -> "tuple[Any, Any]":
 
 def _writer_holds(fd: int) -> bool:
     """Whether a writer holds the lock of the file open at fd (a writer
-    locks it until it closes it, log/writer.hpp): a shared lock taken and
+    locks it until it closes it; C++'s log_file_has_writer): a shared lock taken and
     given back at once, never waiting. A file system without flock: no
     writer can be seen, so none is."""
     if fcntl is None:

@@ -11,6 +11,7 @@
 #include <bin_serializer/log/reader.hpp>
 #include <bin_serializer/log/writer.hpp>
 
+#include <csignal>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -958,10 +959,23 @@ TEST(LogLock, ASecondWriterOfTheSameFileFailsAndChangesNothing) {
     int status = 0;
     ASSERT_EQ(::waitpid(child, &status, 0), child);
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
-    // A reader is no writer: it maps the file while it is written.
+    // A reader is no writer: it maps the file while it is written, and
+    // sees that a writer holds it.
     bs::MappedFile reader;
     EXPECT_TRUE(reader.open(path.c_str(), bs::MappedFile::mode::read_only));
+    const int rfd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_GE(rfd, 0);
+    EXPECT_TRUE(bs::log_file_has_writer(rfd));
+    EXPECT_TRUE(bs::log_file_has_writer(rfd)); // asking took no lock
+    ::close(rfd);
     EXPECT_EQ(file_bytes(), before);
+  };
+  const auto no_writer = [&] {
+    const int rfd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    EXPECT_GE(rfd, 0);
+    const bool held = bs::log_file_has_writer(rfd);
+    ::close(rfd);
+    return !held;
   };
 
   // The holder writes through a descriptor (open_log_for_append).
@@ -978,8 +992,10 @@ TEST(LogLock, ASecondWriterOfTheSameFileFailsAndChangesNothing) {
       for (std::size_t i = 50; i < 100; ++i) ASSERT_TRUE(log_test::write_record(w, market(i)));
       ASSERT_TRUE(w.close());
     }
+    EXPECT_FALSE(no_writer()); // the log is closed, its descriptor not yet
     ::close(fd);
   }
+  EXPECT_TRUE(no_writer());
   expect_whole_log();
 
   // The holder maps the file (mode::create: the lock comes before the
@@ -995,7 +1011,31 @@ TEST(LogLock, ASecondWriterOfTheSameFileFailsAndChangesNothing) {
     ASSERT_TRUE(w.close());
     ASSERT_TRUE(file.close());
   }
+  EXPECT_TRUE(no_writer());
   expect_whole_log();
+
+  // A writer killed (SIGKILL) holds nothing: the kernel drops its lock.
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    bs::error ce;
+    const int cfd = bs::open_log_for_append<market_compact>(path.c_str(), ce);
+    const char c = cfd >= 0 ? 'y' : 'n';
+    if (::write(ready[1], &c, 1) != 1) ::_exit(1);
+    for (;;) ::pause();
+  }
+  char c = 0;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  EXPECT_EQ(c, 'y');
+  EXPECT_FALSE(no_writer());
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  EXPECT_TRUE(no_writer());
   std::filesystem::remove(path);
 }
 

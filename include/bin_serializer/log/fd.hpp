@@ -15,6 +15,8 @@
 // cut_bytes. The file is locked first (flock, exclusive, never waiting) and
 // stays locked while the descriptor is open: if another writer holds it,
 // -1 with io_error and errno EWOULDBLOCK, and nothing is read or changed.
+// log_file_has_writer(fd): whether a writer holds a log file (a follower's
+// question when the log is rotated).
 #pragma once
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -124,6 +126,27 @@ int open_log_for_append(const char* path, error& e, log_write_options o = {},
   if (::lseek(fd, 0, SEEK_END) < 0) return fail({errc::io_error, 0});
   e = {};
   return fd;
+}
+
+// Whether a writer holds the log file open at fd: every writer locks its file
+// (flock, exclusive) until it closes it or dies, so false means that whatever
+// it wrote is in the file and nothing more will come. For a follower of a
+// rotated log (renamed, a new one created at its path): read the old file to
+// its end once this is false, then go on in the new one. fd must be a
+// descriptor the caller opened itself, never the writer's (a lock query on the
+// same open file would convert the writer's lock). A file system without flock
+// shows no writer: false. Nothing is waited for; a shared lock is taken and
+// given back at once.
+inline bool log_file_has_writer(int fd) noexcept {
+  int rc = 0;
+  do {
+    rc = ::flock(fd, LOCK_SH | LOCK_NB);
+  } while (rc != 0 && errno == EINTR);
+  if (rc == 0) {
+    ::flock(fd, LOCK_UN);
+    return false;
+  }
+  return errno == EWOULDBLOCK;
 }
 
 } // namespace bin_serializer
