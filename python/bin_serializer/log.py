@@ -974,11 +974,13 @@ class LogReader:
             del self.corruptions[before:]
             self.corruptions.extend(fresh)
             said.update(e.offset for e in fresh)
-            if last_file and self._open_next():  # the new file's records, at once
+            switched = self._open_next() if last_file else None
+            if switched is not None:
                 last_file = False
-                said = set()  # offsets in the new file
-                idle_since = time.monotonic()
-                continue
+                if switched:  # the new file's records, at once
+                    said = set()  # offsets in the new file
+                    idle_since = time.monotonic()
+                    continue
             now = time.monotonic()
             if got:
                 idle_since = now
@@ -1058,25 +1060,26 @@ class LogReader:
         self._done = False
         self.end = self.end_offset = None
 
-    def _open_next(self) -> bool:
+    def _open_next(self) -> "bool | None":
         """The file now at the reader's path, once its header is written:
-        reading goes on from its first block. False while the path names
-        none or its header is not yet published; LogHeaderError if it
-        holds another log."""
+        reading goes on from its first block (True). None while the path
+        names none or its header is not yet published; False if it names
+        the file read here again (renamed back: followed as before);
+        LogHeaderError if it holds another log."""
         try:
             fd = _open_fd(self._path)
         except FileNotFoundError:
-            return False
+            return None
         try:
             st = os.fstat(fd)
-            if (st.st_dev, st.st_ino) == self._file_id:  # renamed back
+            if (st.st_dev, st.st_ino) == self._file_id:
                 os.close(fd)
                 return False
             data = _pread_all(fd, len(self._head), 0)
             if data != self._head:
                 if _unpublished(data, self._head):
                     os.close(fd)
-                    return False
+                    return None
                 raise LogHeaderError(ErrorKind.BAD_HEADER, 0, "log",
                                      f"{self._path} holds another log now: its header is not the rotated "
                                      f"log's (other types or format)")

@@ -1262,6 +1262,26 @@ def test_follow_a_rotated_log_waits_for_the_new_file(tmp_path, backend):
     r.close()
     with pytest.raises(ValueError, match="closed"):
         r.follow()
+    # renamed away and back, then appended to: still the file followed
+    path.write_bytes(first)
+    r = LogReader(path, [Tick])
+    it = r.follow(0.01, on_rotation="follow", idle_timeout=10)
+    assert _next_n(it, 20) == ticks[:20]
+    path.rename(tmp_path / "w.bsl.3")
+
+    def back() -> None:
+        time.sleep(0.1)
+        (tmp_path / "w.bsl.3").rename(path)
+        time.sleep(0.1)
+        with LogWriter(path, [Tick], flush="record", append=True) as w2:
+            w2.write_all(ticks[20:])
+    t = threading.Thread(target=back)
+    t.start()
+    try:
+        assert _next_n(it, 20) == ticks[20:]
+    finally:
+        t.join()
+    r.close()
     # closed while it is followed: a clean error at the next poll, no read of a closed descriptor
     path.write_bytes(first)
     r = LogReader(path, [Tick])
