@@ -1182,6 +1182,18 @@ def _next_n(it, n: int) -> list:
     return [next(it) for _ in range(n)]
 
 
+def _next_n_while(it, n: int, action) -> list:
+    """n records of it, taken while action (which changes the followed
+    path) runs in another thread."""
+    import threading
+    t = threading.Thread(target=action)
+    t.start()
+    try:
+        return _next_n(it, n)
+    finally:
+        t.join()
+
+
 def test_follow_a_rotated_log(tmp_path, backend):
     """follow(on_rotation="follow") (tail -F): the renamed file is read to
     its end while its writer, which holds its lock, still writes it, though
@@ -1221,7 +1233,6 @@ def test_follow_a_rotated_log_waits_for_the_new_file(tmp_path, backend):
     while, then one whose header is not yet written (zeros), then the log;
     the follower waits through both. A new file holding another log:
     LogHeaderError. In raise mode, a path naming no file: FileNotFoundError."""
-    import threading
     path = tmp_path / "w.bsl"
     ticks = [make_tick(i) for i in range(40)]
     with LogWriter(path, [Tick], flush="record") as w:
@@ -1238,12 +1249,7 @@ def test_follow_a_rotated_log_waits_for_the_new_file(tmp_path, backend):
         time.sleep(0.15)
         with LogWriter(path, [Tick], flush="record") as w2:
             w2.write_all(ticks[20:])
-    t = threading.Thread(target=later)
-    t.start()
-    try:
-        assert _next_n(it, 20) == ticks[20:]
-    finally:
-        t.join()
+    assert _next_n_while(it, 20, later) == ticks[20:]
     r.close()
     # another log at the path after the rotation
     path.write_bytes(first)
@@ -1275,12 +1281,7 @@ def test_follow_a_rotated_log_waits_for_the_new_file(tmp_path, backend):
         time.sleep(0.1)
         with LogWriter(path, [Tick], flush="record", append=True) as w2:
             w2.write_all(ticks[20:])
-    t = threading.Thread(target=back)
-    t.start()
-    try:
-        assert _next_n(it, 20) == ticks[20:]
-    finally:
-        t.join()
+    assert _next_n_while(it, 20, back) == ticks[20:]
     r.close()
     # closed while it is followed: a clean error at the next poll, no read of a closed descriptor
     path.write_bytes(first)
