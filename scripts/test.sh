@@ -5,7 +5,9 @@
 #
 # Usage: ./scripts/test.sh [--jobs N] [PRESET...]
 #   PRESET defaults to: gcc clang tsan fuzz s390x python conan format
-#   (see CMakePresets.json). gcc builds at -O2 with exceptions and RTTI,
+#   (see CMakePresets.json). gcc builds at -O2 with exceptions and RTTI
+#   (the hot path forced inline, as users get it, in the tests that
+#   tests/CMakeLists.txt names; not in the others, a third of the time),
 #   clang unoptimized (the hot path not forced inline: config.hpp) with
 #   -fno-exceptions -fno-rtti under AddressSanitizer and
 #   UndefinedBehaviorSanitizer (GoogleTest built from source with the same
