@@ -8,6 +8,7 @@
 #include <bin_serializer/buffer/mapped_file.hpp>
 #include <bin_serializer/io/fd.hpp>
 #include <bin_serializer/log/fd.hpp>
+#include <bin_serializer/log/follow.hpp>
 #include <bin_serializer/log/reader.hpp>
 #include <bin_serializer/log/writer.hpp>
 
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -179,9 +181,14 @@ void crash_many(output how, bs::log_flush policy, int rounds) {
 // the whole file returns after the kill, in order, each read once. The
 // writer is killed while the follower reads, and the follower never sees
 // corruption: an unpublished block is a torn tail, read in full later.
-// The follower maps the file at each poll, or (by_stream) reads it through
-// an fd_reader, which seeks past the bytes before `at`.
-void follow_while_written(output how, bs::log_flush policy, int rounds, bool by_stream = false) {
+// The follower maps the file at each poll, or (stream) reads it through an
+// fd_reader, which seeks past the bytes before `at`, or is a log_follower
+// (log/follow.hpp), which does that on its own descriptor and must never
+// say corrupt either: a block it finds open while a later one is sealed (a
+// writer into a mapping) it reads again.
+enum class poller { mapping, stream, follower };
+void follow_while_written(output how, bs::log_flush policy, int rounds,
+                          poller by = poller::mapping) {
   const std::string path = scratch_path("bs_follow", how, policy);
   std::mt19937 rng = moments(99, how, policy);
   std::size_t total = 0, polls_with_records = 0;
@@ -192,6 +199,8 @@ void follow_while_written(output how, bs::log_flush policy, int rounds, bool by_
     if (pid == 0) child_writes(path, how, policy, true);
     std::vector<log_test::record> seen;
     std::uint64_t at = 0;
+    std::optional<bs::log_follower<S>> follower;
+    if (by == poller::follower) follower.emplace(path);
     // Each poll maps the file as it stands (reading it whole every time
     // would cost more than the writer's progress), and reads from `at` on.
     const auto read_from = [&](auto& r) {
@@ -213,7 +222,18 @@ void follow_while_written(output how, bs::log_flush policy, int rounds, bool by_
       at = r.valid_end();
     };
     const auto poll = [&] {
-      if (by_stream) {
+      if (by == poller::follower) {
+        const std::size_t before = seen.size();
+        log_test::record got;
+        while (follower->visit([&got](const auto& v) { got = v; })) seen.push_back(got);
+        EXPECT_EQ(follower->state(), bs::log_follow_state::caught_up)
+            << "state " << static_cast<int>(follower->state()) << ": "
+            << bs::error_name(follower->last_error().code) << " at "
+            << follower->last_error().offset;
+        polls_with_records += seen.size() > before;
+        return;
+      }
+      if (by == poller::stream) {
         const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0) return; // not created yet
         struct stat st{};
@@ -284,8 +304,16 @@ TEST(LogCrash, FollowedWhileWrittenThroughAnFd) {
   follow_while_written(output::fd, bs::log_flush::block, rounds() / 10);
 }
 TEST(LogCrash, FollowedThroughAnFdReaderWhileWrittenThroughAnFd) {
-  follow_while_written(output::fd, bs::log_flush::record, rounds() / 10, true);
-  follow_while_written(output::fd, bs::log_flush::block, rounds() / 10, true);
+  follow_while_written(output::fd, bs::log_flush::record, rounds() / 10, poller::stream);
+  follow_while_written(output::fd, bs::log_flush::block, rounds() / 10, poller::stream);
+}
+TEST(LogCrash, FollowedByALogFollowerWhileWrittenThroughAnFd) {
+  follow_while_written(output::fd, bs::log_flush::record, rounds() / 10, poller::follower);
+  follow_while_written(output::fd, bs::log_flush::block, rounds() / 10, poller::follower);
+}
+TEST(LogCrash, FollowedByALogFollowerWhileWrittenIntoAMappedFile) {
+  follow_while_written(output::mapped, bs::log_flush::record, rounds() / 10, poller::follower);
+  follow_while_written(output::mapped, bs::log_flush::block, rounds() / 10, poller::follower);
 }
 TEST(LogCrash, FollowedWhileWrittenIntoAMappedFile) {
   follow_while_written(output::mapped, bs::log_flush::record, rounds() / 10);
