@@ -14,6 +14,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -240,6 +241,21 @@ TEST(LogFollow, AnotherLogAtThePathFails) {
   EXPECT_EQ(f.last_error().code, errc::schema_mismatch);
   EXPECT_TRUE(take(f).empty()); // final
   EXPECT_EQ(f.state(), log_follow_state::failed);
+
+  // Not a regular file: refused, never waited on (a FIFO's open would block).
+  std::filesystem::remove(path);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
+  bs::log_follower<S> fifo(path);
+  EXPECT_TRUE(take(fifo).empty());
+  EXPECT_EQ(fifo.state(), log_follow_state::failed);
+  EXPECT_EQ(fifo.last_error().code, errc::io_error);
+  std::filesystem::remove(path);
+  std::filesystem::create_directory(path);
+  bs::log_follower<S> dir(path);
+  EXPECT_TRUE(take(dir).empty());
+  EXPECT_EQ(dir.state(), log_follow_state::failed);
+  EXPECT_EQ(dir.last_error().code, errc::io_error);
+  std::filesystem::remove(path);
 
   put(path, std::string("not a log at all, long enough for a header"));
   bs::log_follower<S> g(path);

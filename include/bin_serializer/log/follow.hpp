@@ -76,7 +76,7 @@ enum class log_follow_state : std::uint8_t {
   rotated,
   // Final: another log at the path (bad_header, schema_mismatch), the file
   // cut before valid_end() (truncated), a start inside the header
-  // (invalid_value), io_error.
+  // (invalid_value), io_error (also: the path names no regular file).
   failed,
 };
 
@@ -208,7 +208,7 @@ private:
   // there is none yet (caught_up) or there can be none (failed).
   bool open_reader() {
     if (fd_ < 0) {
-      const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+      const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
       if (fd < 0) {
         if (errno == ENOENT) return stop(log_follow_state::caught_up);
         err_ = {errc::io_error, 0};
@@ -245,7 +245,7 @@ private:
   // published: wait), 0 the file followed (renamed back), 1 switched to it
   // (a header of another log: state failed at the first reading).
   int open_next() {
-    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
       if (errno == ENOENT) return -1;
       err_ = {errc::io_error, 0};
@@ -273,9 +273,11 @@ private:
     return 1;
   }
 
+  // A regular file only: it is read again from an offset (O_NONBLOCK: a
+  // FIFO at the path is refused here, not waited on in open()).
   bool take_file(int fd) {
     struct stat st{};
-    if (::fstat(fd, &st) != 0) {
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
       ::close(fd);
       err_ = {errc::io_error, 0};
       return stop(log_follow_state::failed);
