@@ -123,6 +123,28 @@ std::vector<record> whole(const std::string& path) {
   return got;
 }
 
+// A log of the market mix in another format (another log for S).
+template <bs::options Opts>
+void write_other_log(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+  ASSERT_GE(fd, 0);
+  bs::fd_writer out(fd);
+  bs::log_writer<log_test::market_schema<Opts>, bs::fd_writer> w(out);
+  ASSERT_TRUE(log_test::write_record(w, market(0)));
+  ASSERT_TRUE(w.close());
+  ::close(fd);
+}
+
+// A follower of path that hands out nothing and fails with code, for good.
+void expect_fails(const std::string& path, const bs::log_follow_options& o, errc code) {
+  bs::log_follower<S> f(path, o);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_TRUE(take(f).empty());
+    EXPECT_EQ(f.state(), log_follow_state::failed);
+    EXPECT_EQ(f.last_error().code, code) << bs::error_name(f.last_error().code);
+  }
+}
+
 } // namespace
 
 TEST(LogFollow, WaitsForThePathThenHandsOutEachSealedRecordOnce) {
@@ -183,15 +205,8 @@ TEST(LogFollow, StartsAtASavedValidEnd) {
   EXPECT_EQ(got, markets(80 - got.size(), 80));
 
   // A start past the file's end: the file was cut, not a header being written.
-  bs::log_follower<S> past(path, {.read = {.start = std::filesystem::file_size(path) + 100}});
-  EXPECT_TRUE(take(past).empty());
-  EXPECT_EQ(past.state(), log_follow_state::failed);
-  EXPECT_EQ(past.last_error().code, errc::truncated);
-  // Inside the header.
-  bs::log_follower<S> inside(path, {.read = {.start = 3}});
-  EXPECT_TRUE(take(inside).empty());
-  EXPECT_EQ(inside.state(), log_follow_state::failed);
-  EXPECT_EQ(inside.last_error().code, errc::invalid_value);
+  expect_fails(path, {.read = {.start = std::filesystem::file_size(path) + 100}}, errc::truncated);
+  expect_fails(path, {.read = {.start = 3}}, errc::invalid_value); // inside the header
   std::filesystem::remove(path);
 }
 
@@ -226,42 +241,17 @@ TEST(LogFollow, AHeaderBeingWrittenIsWaitedFor) {
 
 TEST(LogFollow, AnotherLogAtThePathFails) {
   const std::string path = scratch("other");
-  {
-    const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-    ASSERT_GE(fd, 0);
-    bs::fd_writer out(fd);
-    bs::log_writer<log_test::market_schema<bs::native>, bs::fd_writer> w(out);
-    ASSERT_TRUE(log_test::write_record(w, market(0)));
-    ASSERT_TRUE(w.close());
-    ::close(fd);
-  }
-  bs::log_follower<S> f(path);
-  EXPECT_TRUE(take(f).empty());
-  EXPECT_EQ(f.state(), log_follow_state::failed);
-  EXPECT_EQ(f.last_error().code, errc::schema_mismatch);
-  EXPECT_TRUE(take(f).empty()); // final
-  EXPECT_EQ(f.state(), log_follow_state::failed);
-
+  write_other_log<bs::native>(path);
+  expect_fails(path, {}, errc::schema_mismatch);
+  put(path, std::string("not a log at all, long enough for a header"));
+  expect_fails(path, {}, errc::bad_header);
   // Not a regular file: refused, never waited on (a FIFO's open would block).
   std::filesystem::remove(path);
   ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
-  bs::log_follower<S> fifo(path);
-  EXPECT_TRUE(take(fifo).empty());
-  EXPECT_EQ(fifo.state(), log_follow_state::failed);
-  EXPECT_EQ(fifo.last_error().code, errc::io_error);
+  expect_fails(path, {}, errc::io_error);
   std::filesystem::remove(path);
   std::filesystem::create_directory(path);
-  bs::log_follower<S> dir(path);
-  EXPECT_TRUE(take(dir).empty());
-  EXPECT_EQ(dir.state(), log_follow_state::failed);
-  EXPECT_EQ(dir.last_error().code, errc::io_error);
-  std::filesystem::remove(path);
-
-  put(path, std::string("not a log at all, long enough for a header"));
-  bs::log_follower<S> g(path);
-  EXPECT_TRUE(take(g).empty());
-  EXPECT_EQ(g.state(), log_follow_state::failed);
-  EXPECT_EQ(g.last_error().code, errc::bad_header);
+  expect_fails(path, {}, errc::io_error);
   std::filesystem::remove(path);
 }
 
@@ -460,15 +450,7 @@ TEST(LogFollow, ARotationWaitsForTheNewFileAndRefusesAnotherLog) {
 
   // Another log at the path after a rotation: failed, final.
   std::filesystem::rename(path, old_path);
-  {
-    const int fd = ::open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
-    ASSERT_GE(fd, 0);
-    bs::fd_writer out(fd);
-    bs::log_writer<log_test::market_schema<bs::portable>, bs::fd_writer> w(out);
-    ASSERT_TRUE(log_test::write_record(w, market(0)));
-    ASSERT_TRUE(w.close());
-    ::close(fd);
-  }
+  write_other_log<bs::portable>(path);
   EXPECT_TRUE(take(f).empty());
   EXPECT_EQ(f.state(), log_follow_state::failed);
   EXPECT_EQ(f.last_error().code, errc::schema_mismatch);
