@@ -14,6 +14,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,10 +43,16 @@ std::string slurp(const std::string& path) {
 
 enum class output { fd, mapped };
 
+// Gives back every flock this process holds: a writer on a file system
+// without flock, which a follower cannot see (log_file_has_writer is false).
+void drop_locks() {
+  for (int fd = 3; fd < 1024; ++fd) ::flock(fd, LOCK_UN);
+}
+
 // paced: a pause every 64 records, so that a reader that polls the file
 // (follow_while_written) is not outrun by a writer as fast as the disk cache.
 [[noreturn]] void child_writes(const std::string& path, output how, bs::log_flush policy,
-                               bool paced = false) {
+                               bool paced = false, bool unlocked = false) {
   const bs::log_write_options o{.block_bytes = 512, .flush = policy};
   constexpr std::size_t limit = 50'000'000; // never reached: the parent kills first
   if (how == output::fd) {
@@ -53,6 +60,7 @@ enum class output { fd, mapped };
     if (fd < 0) ::_exit(2);
     bs::fd_writer out(fd);
     bs::log_writer<S, bs::fd_writer> w(out, o);
+    if (unlocked) drop_locks();
     for (std::size_t i = 0; i < limit; ++i) {
       if (!log_test::write_record(w, market(i))) ::_exit(3);
       if (policy == bs::log_flush::manual && i % 37 == 36 && !w.flush()) ::_exit(3);
@@ -62,6 +70,7 @@ enum class output { fd, mapped };
     bs::MappedFile file;
     if (!file.open(path.c_str(), bs::MappedFile::mode::create)) ::_exit(2);
     bs::log_writer<S, bs::MappedFile> w(file, o);
+    if (unlocked) drop_locks();
     for (std::size_t i = 0; i < limit; ++i) {
       if (!log_test::write_record(w, market(i))) ::_exit(3);
       if (policy == bs::log_flush::manual && i % 37 == 36 && !w.flush()) ::_exit(3);
@@ -184,11 +193,14 @@ void crash_many(output how, bs::log_flush policy, int rounds) {
 // The follower maps the file at each poll, or (stream) reads it through an
 // fd_reader, which seeks past the bytes before `at`, or is a log_follower
 // (log/follow.hpp), which does that on its own descriptor and must never
-// say corrupt either: a block it finds open while a later one is sealed (a
-// writer into a mapping) it reads again.
+// say corrupt either: while the writer holds its lock, the first unsealed
+// block ends each reading; without a lock (unlocked: a writer on a file
+// system without flock) each reading checks the whole rest of the file, and
+// a block it finds open while a later one is sealed (a writer into a
+// mapping) it reads again.
 enum class poller { mapping, stream, follower };
-void follow_while_written(output how, bs::log_flush policy, int rounds,
-                          poller by = poller::mapping) {
+void follow_while_written(output how, bs::log_flush policy, int rounds, poller by = poller::mapping,
+                          bool unlocked = false) {
   const std::string path = scratch_path("bs_follow", how, policy);
   std::mt19937 rng = moments(99, how, policy);
   std::size_t total = 0, polls_with_records = 0;
@@ -196,7 +208,7 @@ void follow_while_written(output how, bs::log_flush policy, int rounds,
     std::filesystem::remove(path);
     const pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
-    if (pid == 0) child_writes(path, how, policy, true);
+    if (pid == 0) child_writes(path, how, policy, true, unlocked);
     std::vector<log_test::record> seen;
     std::uint64_t at = 0;
     std::optional<bs::log_follower<S>> follower;
@@ -314,6 +326,11 @@ TEST(LogCrash, FollowedByALogFollowerWhileWrittenThroughAnFd) {
 TEST(LogCrash, FollowedByALogFollowerWhileWrittenIntoAMappedFile) {
   follow_while_written(output::mapped, bs::log_flush::record, rounds() / 10, poller::follower);
   follow_while_written(output::mapped, bs::log_flush::block, rounds() / 10, poller::follower);
+}
+TEST(LogCrash, FollowedByALogFollowerWhileWrittenIntoAMappedFileWithoutALock) {
+  follow_while_written(output::mapped, bs::log_flush::record, rounds() / 10, poller::follower,
+                       true);
+  follow_while_written(output::mapped, bs::log_flush::block, rounds() / 10, poller::follower, true);
 }
 TEST(LogCrash, FollowedWhileWrittenIntoAMappedFile) {
   follow_while_written(output::mapped, bs::log_flush::record, rounds() / 10);

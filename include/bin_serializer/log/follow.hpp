@@ -17,9 +17,11 @@
 // log is read through it, not through whatever the path names later), read
 // it again from where it stood (valid_end(), a block boundary) without ever
 // mapping it (a writer that restarts cuts its torn tail: SIGBUS for a
-// mapping), tell a block sealed while it was read from a corrupt one, report
-// a corruption once, and know when a rotated file is complete: when its
-// writer's lock is free (log_file_has_writer), asked before the last read.
+// mapping), stop at the writer's open block while the writer holds the file
+// instead of searching the zeros a MappedFile keeps ahead of it, tell a
+// block sealed while it was read from a corrupt one, report a corruption
+// once, and know when a rotated file is complete: when its writer's lock is
+// free (log_file_has_writer), asked before the last read.
 // Each record is handed out once, in order, from checked blocks only.
 #pragma once
 
@@ -221,7 +223,15 @@ private:
       return stop(log_follow_state::failed);
     }
     in_.emplace(fd_);
-    log_.emplace(*in_, log_read_options{.max_block_bytes = max_block_bytes_, .start = at_});
+    // While a writer holds the file, its first unsealed block is where its
+    // records end: the zeros a MappedFile writer keeps ahead of it (up to
+    // half of the file) are not searched at every call. Without a writer
+    // (and for the last reading of a rotated file) the whole rest is
+    // checked, so damage is told from a torn tail.
+    const bool live = phase_ == phase::following && log_file_has_writer(fd_);
+    log_.emplace(*in_, log_read_options{.max_block_bytes = max_block_bytes_,
+                                        .start = at_,
+                                        .open_block_ends = live});
     if (log_->ok()) {
       header_seen_ = true;
       return true;

@@ -48,6 +48,15 @@ struct log_read_options {
   // past the input's end: failed, errc::truncated at its end; between two
   // block boundaries: corruption there, as any bad bytes.
   std::uint64_t start = 0;
+  // A block whose magic is still zero (its writer's open block) ends the
+  // reading at once as a torn tail, without the search of the rest of the
+  // input for a valid block after it (section 13, rule 4) that tells a torn
+  // tail from corruption. For a reader of a log its writer still writes in
+  // place: a MappedFile grows by doubling, so up to half of the file can be
+  // zeros ahead of the writer, read at every poll without this. A zeroed
+  // block followed by valid ones (damage) then reads as a torn tail, not as
+  // corruption, until a reader without this option reads the file.
+  bool open_block_ends = false;
 };
 
 // Where reading stopped. none: more records may follow (also after a record
@@ -248,7 +257,7 @@ public:
   // From bytes that outlive the reader (log_reader).
   explicit basic_log_reader(std::span<const std::byte> bytes, const log_read_options& o = {})
     requires(!Streamed)
-      : max_block_bytes_(o.max_block_bytes) {
+      : max_block_bytes_(o.max_block_bytes), open_block_ends_(o.open_block_ends) {
     win_.view(bytes);
     open(o.start);
   }
@@ -260,7 +269,7 @@ public:
                { s.read_some(p, n) } -> std::convertible_to<std::size_t>;
              })
   explicit basic_log_reader(Src& source, const log_read_options& o = {})
-      : max_block_bytes_(o.max_block_bytes) {
+      : max_block_bytes_(o.max_block_bytes), open_block_ends_(o.open_block_ends) {
     win_.attach(source);
     open(o.start);
   }
@@ -646,6 +655,8 @@ private:
   BIN_SERIALIZER_NOINLINE bool classify(std::uint64_t x, detail::log::block_state st,
                                         std::size_t bad) {
     using detail::log::block_state;
+    if (open_block_ends_ && st == block_state::zero_magic) // log_read_options::open_block_ends
+      return stop(log_end::torn, errc::truncated, static_cast<std::size_t>(x), x);
     // Rule 2: only zero bytes follow.
     std::uint64_t q = x;
     for (;;) {
@@ -737,9 +748,10 @@ private:
     return npos64;
   }
 
-  // The only option kept after open(). (The options are taken by reference:
-  // by value, clang 19 spent 3 more instructions a record in the visit loop
-  // of a reader made with the defaults, bench/instructions/log_ops.cpp.)
+  // The options kept after open() (open_block_ends_ is declared last). (The
+  // options are taken by reference: by value, clang 19 spent 3 more
+  // instructions a record in the visit loop of a reader made with the
+  // defaults, bench/instructions/log_ops.cpp.)
   std::size_t max_block_bytes_;
   detail::log::window win_;
   std::string table_;
@@ -759,6 +771,7 @@ private:
   values scratch_{};
   static constexpr std::size_t short_types = 256; // 128 one-byte varints, then absent
   short_index short_map_[short_types];            // set by open() before any record is read
+  bool open_block_ends_; // last: the members the loops use keep their offsets
 };
 
 template <class Schema>
