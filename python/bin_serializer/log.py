@@ -557,6 +557,48 @@ def _map_fd(fd: int) -> "tuple[Any, Any]":
     return m, m
 
 
+def _read_span(fd: int, view: memoryview, pos: int, size: int) -> int:
+    """Bytes pos to size of fd into view at their offsets; where the reading
+    ended (the file may be cut meanwhile: what was read is the input)."""
+    end = pos
+    while end < size:
+        n = _pread_into(fd, view[end:size], end)
+        if not n:
+            break
+        end += n
+    return end
+
+
+_LIVE_CHUNK = 1 << 20
+
+
+def _read_sealed(fd: int, view: memoryview, pos: int, size: int) -> int:
+    """As _read_span, for a file whose writer holds it: from the block
+    boundary pos, a chunk at a time, up to the chunk that holds the first
+    block whose magic is still zero (the writer's open block; C++'s
+    log_read_options::open_block_ends). A MappedFile's writer keeps zeros
+    ahead of it, up to half of the file, which are then not read, nor
+    searched for a valid block, at every poll. Bytes that are not a block
+    header where one should be: the rest is read, as _read_span does."""
+    end = walk = pos
+    while end < size:
+        n = _pread_into(fd, view[end:min(size, end + _LIVE_CHUNK)], end)
+        if not n:
+            break
+        end += n
+        while walk >= 0 and walk + 16 <= end:
+            magic = view[walk:walk + 4]
+            if magic == b"\0\0\0\0":
+                return end
+            if magic != BLOCK_MAGIC:
+                walk = -1
+                break
+            walk += 16 + int.from_bytes(view[walk + 4:walk + 8], "little")
+        if walk < 0:
+            return _read_span(fd, view, end, size)
+    return end
+
+
 def _writer_holds(fd: int) -> bool:
     """Whether a writer holds the lock of the file open at fd (a writer
     locks it until it closes it; C++'s log_file_has_writer): a shared lock taken and
@@ -1042,12 +1084,7 @@ class LogReader:
         view = memoryview(m)
         try:
             view[:head] = self._head
-            end = pos
-            while end < size:  # the file may be cut meanwhile: what was read is the input
-                n = _pread_into(fd, view[end:size], end)
-                if not n:
-                    break
-                end += n
+            end = _read_sealed(fd, view, pos, size) if _writer_holds(fd) else _read_span(fd, view, pos, size)
             buf = view[:end]
         except BaseException:
             view.release()

@@ -1148,6 +1148,44 @@ def test_follow_an_unpublished_block_before_sealed_ones(tmp_path, backend):
         list(LogReader(path, [Tick]))
 
 
+@pytest.mark.skipif(not hasattr(os, "pread") or sys.platform == "win32", reason="flock and pread: POSIX")
+def test_follow_reads_no_further_than_the_open_block_of_a_writer_that_holds_the_file(
+        tmp_path, backend, monkeypatch):
+    """While a writer holds the file (its lock), each poll reads from
+    valid_end up to the chunk that holds the writer's first unsealed block,
+    not the zeros a C++ MappedFile keeps ahead of it (up to half of the
+    file, 64 MiB here); without the lock it reads to the file's end."""
+    import fcntl
+    import bin_serializer.log as log_module
+    values = [make_tick(i) for i in range(300)]
+    data = log_bytes(values[:200], [Tick], block_bytes=128)
+    more = log_bytes(values[200:], [Tick], block_bytes=128)
+    more = more[blocks_of(more)[0][0]:]
+    path = tmp_path / "live.bsl"
+    zeros = 64 << 20
+    with open(path, "wb") as f:
+        f.write(data)
+        f.truncate(len(data) + zeros)  # sparse
+    read = []
+    real = log_module._pread_into
+    monkeypatch.setattr(log_module, "_pread_into", lambda fd, view, at: read.append(len(view)) or real(fd, view, at))
+    holder = os.open(path, os.O_RDWR)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        r = LogReader(path, [Tick])
+        it = r.follow(0.01, idle_timeout=0.1)
+        assert [next(it) for _ in range(200)] == values[:200]  # the first reading: the mapping
+        os.pwrite(holder, more, len(data))  # the writer seals blocks in place
+        assert list(it) == values[200:]
+        assert len(read) >= 2 and max(read) <= log_module._LIVE_CHUNK
+        assert r.valid_end == len(data) + len(more)
+    finally:
+        os.close(holder)
+    del read[:]
+    assert list(r.follow(0.01, idle_timeout=0.05)) == []  # no writer: every byte is read
+    assert max(read) == len(data) + zeros - r.valid_end  # to the file's end
+
+
 def test_follow_refuses_what_it_cannot_follow(tmp_path, backend):
     data = log_bytes([make_tick(i) for i in range(50)], [Tick], block_bytes=128)
     with pytest.raises(ValueError, match="path"):
