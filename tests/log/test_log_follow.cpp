@@ -1,9 +1,10 @@
 // log_follower (log/follow.hpp): a log file read as its writer seals its
 // blocks (tail -f) and across rotations (tail -F). Each case drives a real
 // file: the path missing, a header being written, another log, a record the
-// schema does not hold, a corruption, the file cut, rotation with the old
-// writer still writing, renamed away and back, and a forked writer that
-// rotates its log and is killed (compared with the files read whole).
+// schema does not hold, a corruption, the file cut, a writer's open block
+// ending each reading while it holds the file, rotation with the old writer
+// still writing, renamed away and back, and a forked writer that rotates its
+// log and is killed (compared with the files read whole).
 #include "test_util.hpp"
 
 #include <bin_serializer/io/fd.hpp>
