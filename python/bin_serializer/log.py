@@ -586,14 +586,14 @@ def _read_sealed(fd: int, view: memoryview, pos: int, size: int) -> int:
         if not n:
             break
         end += n
-        while walk >= 0 and walk + 16 <= end:
+        while walk >= 0 and walk + BLOCK_HEAD <= end:
             magic = view[walk:walk + 4]
             if magic == b"\0\0\0\0":
                 return end
             if magic != BLOCK_MAGIC:
                 walk = -1
                 break
-            walk += 16 + int.from_bytes(view[walk + 4:walk + 8], "little")
+            walk += BLOCK_HEAD + int.from_bytes(view[walk + 4:walk + 8], "little")
         if walk < 0:
             return _read_span(fd, view, end, size)
     return end

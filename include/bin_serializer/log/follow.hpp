@@ -210,18 +210,15 @@ private:
   // there is none yet (caught_up) or there can be none (failed).
   bool open_reader() {
     if (fd_ < 0) {
-      const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-      if (fd < 0) {
-        if (errno == ENOENT) return stop(log_follow_state::caught_up);
-        err_ = {errc::io_error, 0};
-        return stop(log_follow_state::failed);
+      struct stat st{};
+      const int fd = open_path(st);
+      if (fd < 0) { // nothing at the path yet, unless open_path failed
+        if (state_ != log_follow_state::failed) state_ = log_follow_state::caught_up;
+        return false;
       }
-      if (!take_file(fd)) return false;
+      take_file(fd, st);
     }
-    if (::lseek(fd_, 0, SEEK_SET) != 0) {
-      err_ = {errc::io_error, 0};
-      return stop(log_follow_state::failed);
-    }
+    if (::lseek(fd_, 0, SEEK_SET) != 0) return fail_io();
     in_.emplace(fd_);
     // While a writer holds the file, its first unsealed block is where its
     // records end: the zeros a MappedFile writer keeps ahead of it (up to
@@ -255,20 +252,9 @@ private:
   // published: wait), 0 the file followed (renamed back), 1 switched to it
   // (a header of another log: state failed at the first reading).
   int open_next() {
-    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) {
-      if (errno == ENOENT) return -1;
-      err_ = {errc::io_error, 0};
-      state_ = log_follow_state::failed;
-      return 1;
-    }
     struct stat st{};
-    if (::fstat(fd, &st) != 0) {
-      ::close(fd);
-      err_ = {errc::io_error, 0};
-      state_ = log_follow_state::failed;
-      return 1;
-    }
+    const int fd = open_path(st);
+    if (fd < 0) return state_ == log_follow_state::failed ? 1 : -1;
     if (st.st_dev == dev_ && st.st_ino == ino_) {
       ::close(fd);
       return 0;
@@ -279,23 +265,37 @@ private:
     said_.clear();
     suspect_ = none;
     ++rotations_;
-    (void)take_file(fd); // or state failed
+    take_file(fd, st);
     return 1;
   }
 
-  // A regular file only: it is read again from an offset (O_NONBLOCK: a
-  // FIFO at the path is refused here, not waited on in open()).
-  bool take_file(int fd) {
-    struct stat st{};
+  // The path opened for reading, and what it names in st; -1 while it names
+  // nothing, or with state failed (io_error). A regular file only: it is read
+  // again from an offset (O_NONBLOCK: a FIFO is refused here, not waited on
+  // in open()).
+  int open_path(struct stat& st) {
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+      if (errno != ENOENT) fail_io();
+      return -1;
+    }
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
       ::close(fd);
-      err_ = {errc::io_error, 0};
-      return stop(log_follow_state::failed);
+      fail_io();
+      return -1;
     }
+    return fd;
+  }
+
+  void take_file(int fd, const struct stat& st) noexcept {
     fd_ = fd;
     dev_ = st.st_dev;
     ino_ = st.st_ino;
-    return true;
+  }
+
+  bool fail_io() noexcept {
+    err_ = {errc::io_error, 0};
+    return stop(log_follow_state::failed);
   }
 
   // The path names another file than the one followed, or none.
