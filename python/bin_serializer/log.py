@@ -574,12 +574,14 @@ _LIVE_CHUNK = 1 << 20
 
 def _read_sealed(fd: int, view: memoryview, pos: int, size: int) -> int:
     """As _read_span, for a file whose writer holds it: from the block
-    boundary pos, a chunk at a time, up to the chunk that holds the first
-    block whose magic is still zero (the writer's open block; C++'s
-    log_read_options::open_block_ends). A MappedFile's writer keeps zeros
-    ahead of it, up to half of the file, which are then not read, nor
-    searched for a valid block, at every poll. Bytes that are not a block
-    header where one should be: the rest is read, as _read_span does."""
+    boundary pos, a chunk at a time, up to the first block whose magic is
+    still zero (the writer's open block), where the input then ends, as
+    C++'s log_read_options::open_block_ends ends a reading there. A
+    MappedFile's writer keeps zeros ahead of it, up to half of the file,
+    which are then not read, nor searched for a valid block, at every poll;
+    a zeroed block before valid ones (damage) is found once the writer is
+    gone. Bytes that are not a block header where one should be: the rest
+    is read, as _read_span does."""
     end = walk = pos
     while end < size:
         n = _pread_into(fd, view[end:min(size, end + _LIVE_CHUNK)], end)
@@ -589,7 +591,7 @@ def _read_sealed(fd: int, view: memoryview, pos: int, size: int) -> int:
         while walk >= 0 and walk + BLOCK_HEAD <= end:
             magic = view[walk:walk + 4]
             if magic == b"\0\0\0\0":
-                return end
+                return walk
             if magic != BLOCK_MAGIC:
                 walk = -1
                 break
@@ -764,6 +766,7 @@ class LogReader:
         self._iterating: "weakref.ref[Any] | None" = None  # the last records() iterator
         self._live = False  # follow() is reading
         self._suspect = -1  # an unpublished block followed by valid ones, seen once by follow()
+        self._reread = False  # follow(): that block is read again at once, before any wait
 
     # -- types
 
@@ -984,6 +987,7 @@ class LogReader:
             yield from self._polls(interval, on_corruption, with_index, idle_timeout, on_wait, on_rotation)
         finally:
             self._live = False
+            self._reread = False
 
     def _polls(self, interval: float, on_corruption: str, with_index: bool,
                idle_timeout: "float | None", on_wait: Any, on_rotation: str) -> Iterator[Any]:
@@ -1003,7 +1007,12 @@ class LogReader:
                     for batch in self._batches(on_corruption == "skip", with_index):
                         got += len(batch)
                         yield from self._hand_out(batch, with_index)
-                    break
+                    if not self._reread:
+                        break
+                    # a block found unsealed while a later one was sealed: its
+                    # writer sealed it meanwhile, or it is corrupt; read again now
+                    self._reread = False
+                    self._read_tail()
                 except LogCorruptError as e:
                     if e.offset not in said:
                         raise
@@ -1222,10 +1231,11 @@ class LogReader:
                 if self._live and status == _UNFINISHED and nxt is not None and self._suspect != pos:
                     # follow(): a log written in place (a C++ MappedFile)
                     # whose writer sealed this block, and more, while these
-                    # bytes were read. Blocks are sealed in order, so the
-                    # next poll reads it sealed; if it does not, it is
-                    # corruption then.
+                    # bytes were read. Blocks are sealed in order, so a
+                    # second reading, at once (_polls), finds it sealed; if
+                    # it does not, it is corruption then.
                     self._suspect = pos
+                    self._reread = True
                     self._finish("torn", pos)
                     continue
                 at = pos

@@ -1120,8 +1120,9 @@ def test_follow_an_unpublished_block_before_sealed_ones(tmp_path, backend):
     """A log written in place (a C++ MappedFile) can be read while its
     writer seals a block and then more after it: the bytes read show the
     block unpublished (zero magic) and valid blocks after it. follow() stops
-    there for one poll instead of reporting corruption; the next poll reads
-    it sealed. A block whose magic stays zero is corruption at the next poll."""
+    there instead of reporting corruption and reads it again at once, sealed
+    by then. A block whose magic stays zero is corruption at that second
+    reading."""
     values = [make_tick(i) for i in range(300)]
     data = log_bytes(values, [Tick], block_bytes=128)
     blocks = blocks_of(data)
@@ -1137,7 +1138,7 @@ def test_follow_an_unpublished_block_before_sealed_ones(tmp_path, backend):
         f.seek(x)
         f.write(data[x:x + 4])
     assert list(it) == values[before:] and r.corruptions == []
-    # Never published: corruption, at the second poll that finds it, said once.
+    # Never published: corruption, at the second reading that finds it, said once.
     path.write_bytes(data[:x] + bytes(4) + data[x + 4:])
     r = LogReader(path, [Tick])
     got = list(r.follow(0.01, on_corruption="skip", idle_timeout=0.2))
@@ -1184,6 +1185,67 @@ def test_follow_reads_no_further_than_the_open_block_of_a_writer_that_holds_the_
     del read[:]
     assert list(r.follow(0.01, idle_timeout=0.05)) == []  # no writer: every byte is read
     assert max(read) == len(data) + zeros - r.valid_end  # to the file's end
+
+
+@pytest.mark.skipif(not hasattr(os, "pread") or sys.platform == "win32", reason="pread: POSIX")
+def test_follow_reads_a_block_found_unsealed_before_sealed_ones_again_before_any_wait(
+        tmp_path, backend, monkeypatch):
+    """The block its writer sealed while follow() read the bytes (blocks
+    after it already sealed) is read again at once, as C++'s log_follower
+    does, not after the next wait: with a wait of a minute, every record is
+    handed out before the first wait."""
+    import time
+    import bin_serializer.log as log_module
+    values = [make_tick(i) for i in range(300)]
+    data = log_bytes(values, [Tick], block_bytes=128)
+    x = blocks_of(data)[3][0]
+    path = tmp_path / "inplace.bsl"
+    path.write_bytes(data[:x] + bytes(4) + data[x + 4:])
+    real = log_module._read_span
+
+    def sealed_meanwhile(fd, view, pos, size):  # the writer publishes the block before the second reading
+        with open(path, "r+b") as f:
+            f.seek(x)
+            f.write(data[x:x + 4])
+        return real(fd, view, pos, size)
+
+    monkeypatch.setattr(log_module, "_read_span", sealed_meanwhile)
+    got: list = []
+    waits: list = []
+    monkeypatch.setattr(time, "sleep", lambda s: waits.append((s, len(got))))
+    for v in LogReader(path, [Tick]).follow(60, on_corruption="skip", idle_timeout=0):
+        got.append(v)
+    assert got == values
+    assert waits[0] == (60, len(values))
+
+
+@pytest.mark.skipif(not hasattr(os, "pread") or sys.platform == "win32", reason="flock and pread: POSIX")
+def test_follow_while_a_writer_holds_the_file_ends_each_reading_at_a_zeroed_block(tmp_path, backend):
+    """While a writer holds the file, a block whose magic is zero is its
+    open block, wherever valid blocks follow it: each reading ends there and
+    no corruption is said (C++'s open_block_ends). Once the writer is gone,
+    a zeroed block before valid ones is damage: said once, and the blocks
+    after it are read."""
+    import fcntl
+    values = [make_tick(i) for i in range(300)]
+    data = log_bytes(values, [Tick], block_bytes=128)
+    blocks = blocks_of(data)
+    per_block = records_per_block(data, [Tick])
+    x = blocks[3][0]
+    before = sum(per_block[:3])
+    path = tmp_path / "held.bsl"
+    path.write_bytes(data[:x] + bytes(4) + data[x + 4:])
+    holder = os.open(path, os.O_RDWR)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        r = LogReader(path, [Tick])
+        assert list(r.follow(0.01, on_corruption="skip", idle_timeout=0.1)) == values[:before]
+        assert r.corruptions == [] and r.valid_end == x
+    finally:
+        os.close(holder)
+    got = list(r.follow(0.01, on_corruption="skip", idle_timeout=0.1))
+    assert got == values[before + per_block[3]:]
+    assert [e.offset for e in r.corruptions] == [x]
 
 
 def test_follow_refuses_what_it_cannot_follow(tmp_path, backend):

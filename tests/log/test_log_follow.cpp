@@ -25,6 +25,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "log_types.hpp"
@@ -505,6 +506,87 @@ TEST(LogFollow, ARotatedLogIsReadToItsEndThenStopsOrGoesOnInTheNewFile) {
     std::filesystem::remove(path);
     std::filesystem::remove(old_path);
   }
+}
+
+static_assert(std::is_nothrow_move_constructible_v<bs::log_follower<S>> &&
+              std::is_nothrow_move_assignable_v<bs::log_follower<S>>);
+static_assert(!std::is_copy_constructible_v<bs::log_follower<S>> &&
+              !std::is_copy_assignable_v<bs::log_follower<S>>);
+
+// Whether fd is an open descriptor of this process.
+bool is_open(int fd) { return ::fcntl(fd, F_GETFD) != -1; }
+
+TEST(LogFollow, AFollowerMovedMidBlockGoesOnWhereItStood) {
+  const std::string path = scratch("move");
+  const std::string other = path + ".other";
+  std::filesystem::remove(path);
+  writer w(path);
+  w.write(100);
+  w.flush();
+  bs::log_follower<S> f(path);
+  bs::log_record rec;
+  std::vector<record> got;
+  for (int i = 0; i < 10; ++i) { // the first ten, through next() and decode()
+    ASSERT_TRUE(f.next(rec));
+    ASSERT_TRUE(log_test::decode_any(f, rec, got.emplace_back()));
+  }
+  const int fd = f.fd();
+  ASSERT_GE(fd, 0);
+
+  // Moved while a block is half read: the record handed out last is still
+  // valid and decodes through the follower it was moved to.
+  bs::log_follower<S> g(std::move(f));
+  EXPECT_EQ(f.fd(), -1);
+  EXPECT_EQ(g.fd(), fd);
+  EXPECT_EQ(g.records(), 10U);
+  record again;
+  ASSERT_TRUE(log_test::decode_any(g, rec, again));
+  EXPECT_EQ(again, got.back());
+  std::vector<record> more = take(g);
+  got.insert(got.end(), more.begin(), more.end());
+  EXPECT_EQ(g.state(), log_follow_state::caught_up);
+  EXPECT_EQ(got, markets(0, got.size()));
+  const std::uint64_t at = g.valid_end();
+
+  // Moved into a follower of another log: that one's descriptor is closed,
+  // and reading goes on in this log where it stood.
+  (void)written(other, 30);
+  bs::log_follower<S> h(other);
+  EXPECT_EQ(take(h), markets(0, 30));
+  const int other_fd = h.fd();
+  ASSERT_TRUE(is_open(other_fd));
+  h = std::move(g);
+  EXPECT_FALSE(is_open(other_fd));
+  EXPECT_EQ(g.fd(), -1);
+  EXPECT_EQ(h.fd(), fd);
+  EXPECT_EQ(h.path(), path);
+  EXPECT_EQ(h.valid_end(), at);
+  w.write(20);
+  w.close();
+  more = take(h);
+  got.insert(got.end(), more.begin(), more.end());
+  EXPECT_EQ(got, markets(0, 120));
+  EXPECT_EQ(h.records(), 120U);
+
+  // Followers kept in a vector that grows (each move is one of the above);
+  // the descriptor is closed once, by the last owner.
+  std::vector<bs::log_follower<S>> all;
+  for (int i = 0; i < 5; ++i) {
+    all.emplace_back(i % 2 == 0 ? path : other);
+    EXPECT_EQ(take(all.back()).size(), i % 2 == 0 ? 120U : 30U);
+  }
+  for (auto& x : all) {
+    EXPECT_TRUE(is_open(x.fd()));
+    EXPECT_TRUE(take(x).empty());
+    EXPECT_EQ(x.state(), log_follow_state::caught_up);
+  }
+  const int last = all.back().fd();
+  all.clear();
+  EXPECT_FALSE(is_open(last));
+  h = bs::log_follower<S>(other); // a moved-from follower can be assigned to
+  EXPECT_EQ(take(h), markets(0, 30));
+  std::filesystem::remove(path);
+  std::filesystem::remove(other);
 }
 
 TEST(LogFollow, ARotationWaitsForTheNewFileAndRefusesAnotherLog) {

@@ -358,29 +358,7 @@ std::size_t records_before(const std::vector<std::byte>& log, std::size_t offset
 template <class R>
 log_test::record decode_any(R& r, const bs::log_record& rec) {
   log_test::record out;
-  bool ok = false;
-  switch (rec.type) {
-  case 0: {
-    Trade v;
-    ok = r.decode(rec, v);
-    out = v;
-    break;
-  }
-  case 1: {
-    Quote v;
-    ok = r.decode(rec, v);
-    out = v;
-    break;
-  }
-  case 2: {
-    Status v;
-    ok = r.decode(rec, v);
-    out = v;
-    break;
-  }
-  default: break;
-  }
-  EXPECT_TRUE(ok) << "record at " << rec.offset;
+  EXPECT_TRUE(log_test::decode_any(r, rec, out)) << "record at " << rec.offset;
   return out;
 }
 

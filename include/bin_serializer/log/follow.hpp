@@ -23,6 +23,11 @@
 // once, and know when a rotated file is complete: when its writer's lock is
 // free (log_file_has_writer), asked before the last read.
 // Each record is handed out once, in order, from checked blocks only.
+//
+// Movable, not copyable: a follower moved mid-log goes on where it stood,
+// and a record next() handed out stays valid until the next call on the
+// follower it was moved to (the reader and its memory are not moved, their
+// owner is). A moved-from follower may be destroyed or assigned to.
 #pragma once
 
 #if defined(__unix__) || defined(__APPLE__)
@@ -31,7 +36,8 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
+#include <memory>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,7 +84,8 @@ enum class log_follow_state : std::uint8_t {
   rotated,
   // Final: another log at the path (bad_header, schema_mismatch), the file
   // cut before valid_end() (truncated), a start inside the header
-  // (invalid_value), io_error (also: the path names no regular file).
+  // (invalid_value), io_error (also: the path names no regular file),
+  // out_of_memory (a reading's reader could not be allocated).
   failed,
 };
 
@@ -90,9 +97,8 @@ public:
   explicit log_follower(std::string path, const log_follow_options& o = {})
       : path_(std::move(path)), max_block_bytes_(o.read.max_block_bytes), at_(o.read.start),
         rotation_(o.on_rotation) {}
-  ~log_follower() { close_file(); }
-  log_follower(const log_follower&) = delete;
-  log_follower& operator=(const log_follower&) = delete;
+  log_follower(log_follower&&) noexcept = default;
+  log_follower& operator=(log_follower&&) noexcept = default;
 
   // The next record, decoded into its type and handed to f (which takes every
   // type of the Schema as const T&; the value is reused). False: see state().
@@ -108,10 +114,10 @@ public:
   // schema_mismatch, state record_error).
   template <class T>
   bool decode(const log_record& rec, T& value) {
-    if (!log_) return false;
-    if (log_->decode(rec, value)) return true;
+    if (!reading_) return false;
+    if (reading_->log.decode(rec, value)) return true;
     state_ = log_follow_state::record_error;
-    err_ = log_->last_error();
+    err_ = reading_->log.last_error();
     return false;
   }
 
@@ -119,27 +125,55 @@ public:
   [[nodiscard]] error last_error() const noexcept { return err_; }
   // Where the next reading of the file followed now starts: the end of the
   // last block read whole (an offset in the new file after a rotation).
-  [[nodiscard]] std::uint64_t valid_end() const noexcept { return log_ ? log_->valid_end() : at_; }
+  [[nodiscard]] std::uint64_t valid_end() const noexcept {
+    return reading_ ? reading_->log.valid_end() : at_;
+  }
   // Records handed out, in all files.
   [[nodiscard]] std::uint64_t records() const noexcept { return records_; }
   // Rotations followed (log_rotation::follow).
   [[nodiscard]] std::uint64_t rotations() const noexcept { return rotations_; }
   // The descriptor of the file followed, -1 before the path named a file.
-  [[nodiscard]] int fd() const noexcept { return fd_; }
+  [[nodiscard]] int fd() const noexcept { return fd_.fd; }
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
 
 private:
   static constexpr std::uint64_t none = static_cast<std::uint64_t>(-1);
+
+  // The descriptor of the file followed, closed with its owner; a move
+  // leaves -1 behind.
+  struct owned_fd {
+    int fd = -1;
+    owned_fd() = default;
+    owned_fd(owned_fd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
+    owned_fd& operator=(owned_fd&& o) noexcept {
+      if (this != &o) reset(std::exchange(o.fd, -1));
+      return *this;
+    }
+    ~owned_fd() { reset(); }
+    void reset(int to = -1) noexcept {
+      if (fd >= 0) ::close(fd);
+      fd = to;
+    }
+  };
+
+  // One reading of the file, from at_: the reader points at its source, so
+  // the two live on the heap together and stay where they are when the
+  // follower moves.
+  struct reading {
+    reading(int fd, const log_read_options& o) : in(fd), log(in, o) {}
+    fd_reader in;
+    log_stream_reader<Schema> log;
+  };
 
   template <class Take>
   bool advance(Take&& take) {
     if (state_ == log_follow_state::failed || state_ == log_follow_state::rotated) return false;
     if (resume_) { // after a corruption was said: on at the next valid block, if any yet
       resume_ = false;
-      if (log_ && !log_->resume()) drop_reader();
+      if (reading_ && !reading_->log.resume()) drop_reader();
     }
     for (;;) {
-      if (!log_) {
+      if (!reading_) {
         if (phase_ == phase::complete) {
           // The file followed was read to its end after its writer was gone:
           // the next one.
@@ -150,21 +184,22 @@ private:
         }
         if (!open_reader()) return false;
       }
-      if (take(*log_)) {
+      log_stream_reader<Schema>& log = reading_->log;
+      if (take(log)) {
         ++records_;
         state_ = log_follow_state::reading;
         return true;
       }
-      switch (log_->end()) {
+      switch (log.end()) {
       case log_end::none: // one record failed; the reader goes on at the next call
-        err_ = log_->last_error();
+        err_ = log.last_error();
         return stop(log_follow_state::record_error);
-      case log_end::failed: err_ = log_->last_error(); return stop(log_follow_state::failed);
+      case log_end::failed: err_ = log.last_error(); return stop(log_follow_state::failed);
       case log_end::corrupt: {
-        const std::uint64_t off = log_->end_offset();
+        const std::uint64_t off = log.end_offset();
         if (std::find(said_.begin(), said_.end(), off) != said_.end()) {
           // Said before, met again by a reading that started before it.
-          if (log_->resume()) continue;
+          if (log.resume()) continue;
           drop_reader();
           return stop(log_follow_state::caught_up);
         }
@@ -177,7 +212,7 @@ private:
           continue;
         }
         said_.push_back(off);
-        err_ = log_->last_error();
+        err_ = log.last_error();
         resume_ = true;
         return stop(log_follow_state::corrupt);
       }
@@ -193,7 +228,7 @@ private:
       }
       // Whether the log was rotated away, asked in this order: the writer's
       // lock before the last reading, so that everything it wrote is read.
-      if (moved() && !log_file_has_writer(fd_)) {
+      if (moved() && !log_file_has_writer(fd_.fd)) {
         phase_ = phase::last_reading;
         continue; // read it to its end once more
       }
@@ -209,7 +244,7 @@ private:
   // A reader of the file followed, from at_; false with the state set when
   // there is none yet (caught_up) or there can be none (failed).
   bool open_reader() {
-    if (fd_ < 0) {
+    if (fd_.fd < 0) {
       struct stat st{};
       const int fd = open_path(st);
       if (fd < 0) { // nothing at the path yet, unless open_path failed
@@ -218,24 +253,25 @@ private:
       }
       take_file(fd, st);
     }
-    if (::lseek(fd_, 0, SEEK_SET) != 0) return fail_io();
-    in_.emplace(fd_);
+    if (::lseek(fd_.fd, 0, SEEK_SET) != 0) return fail_io();
     // While a writer holds the file, its first unsealed block is where its
     // records end: the zeros a MappedFile writer keeps ahead of it (up to
     // half of the file) are not searched at every call. Without a writer
     // (and for the last reading of a rotated file) the whole rest is
     // checked, so damage is told from a torn tail.
-    const bool live = phase_ == phase::following && log_file_has_writer(fd_);
-    log_.emplace(*in_, log_read_options{.max_block_bytes = max_block_bytes_,
-                                        .start = at_,
-                                        .open_block_ends = live});
-    if (log_->ok()) {
+    const bool live = phase_ == phase::following && log_file_has_writer(fd_.fd);
+    reading_.reset(new (std::nothrow) reading(
+        fd_.fd, {.max_block_bytes = max_block_bytes_, .start = at_, .open_block_ends = live}));
+    if (!reading_) {
+      err_ = {errc::out_of_memory, at_};
+      return stop(log_follow_state::failed);
+    }
+    if (reading_->log.ok()) {
       header_seen_ = true;
       return true;
     }
-    err_ = log_->last_error();
-    log_.reset(); // where it stood says nothing: at_ stays
-    in_.reset();
+    err_ = reading_->log.last_error();
+    reading_.reset(); // where it stood says nothing: at_ stays
     // A header not yet published (its magic still zero: a MappedFile's writer
     // stores it last) or not all written: truncated at 0, or at 8 for its
     // table. Later (a start past the end: at the end) it is the file cut.
@@ -288,7 +324,7 @@ private:
   }
 
   void take_file(int fd, const struct stat& st) noexcept {
-    fd_ = fd;
+    fd_.reset(fd);
     dev_ = st.st_dev;
     ino_ = st.st_ino;
   }
@@ -306,15 +342,13 @@ private:
   }
 
   void drop_reader() noexcept {
-    if (log_) at_ = log_->valid_end();
-    log_.reset();
-    in_.reset();
+    if (reading_) at_ = reading_->log.valid_end();
+    reading_.reset();
   }
 
   void close_file() noexcept {
     drop_reader();
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
+    fd_.reset();
     phase_ = phase::following;
   }
 
@@ -322,11 +356,10 @@ private:
   std::size_t max_block_bytes_;
   std::uint64_t at_; // where the next reader starts
   log_rotation rotation_;
-  int fd_ = -1;
+  owned_fd fd_;
   dev_t dev_{};
   ino_t ino_{};
-  std::optional<fd_reader> in_;
-  std::optional<log_stream_reader<Schema>> log_;
+  std::unique_ptr<reading> reading_; // after fd_: destroyed before it is closed
   bool header_seen_ = false;
   // following: the file at the path, or one whose writer may still write;
   // last_reading: moved, its writer gone before this reading began;
