@@ -9,7 +9,9 @@
 // a log_writer into a log that reads back to the same values, and appending
 // a record to the bytes (mode bit 1: with cut_corrupt_tail) is refused with
 // the bytes unchanged or gives a log of the records read plus the new one.
-// Reading from a block boundary (log_read_options::start): see check_start.
+// Reading from a block boundary (log_read_options::start): see check_start;
+// a writer's open block ending each reading (open_block_ends): see
+// check_open_block_ends.
 // The same bytes, as text, go through the type-description reader an
 // appending writer uses (check_description).
 #include "fuzz_common.hpp"
@@ -186,6 +188,35 @@ void check_start(std::span<const std::byte> span, const outcome& whole, std::uin
   }
 }
 
+// log_read_options::open_block_ends (what a follower sets while a writer
+// holds the file): reading is the same as without it up to the first block
+// whose magic is zero, and ends there as a torn tail. So it gives the whole
+// reading's records before that block, and if it ends in any other way, the
+// whole reading itself; the memory and stream readers agree.
+void check_open_block_ends(std::span<const std::byte> span, const outcome& whole) {
+  bs::log_reader<S> mem(span, {.max_block_bytes = 1 << 20, .open_block_ends = true});
+  const outcome o = drain(mem, span.size());
+  std::istringstream is(std::string(reinterpret_cast<const char*>(span.data()), span.size()));
+  bs::istream_reader in(is);
+  bs::log_stream_reader<S> stream(in, {.max_block_bytes = 1 << 20, .open_block_ends = true});
+  const outcome t = drain(stream, span.size());
+  FUZZ_CHECK(o.records == t.records && o.offsets == t.offsets && o.end == t.end);
+  FUZZ_CHECK(o.error.code == t.error.code && o.error.offset == t.error.offset);
+  if (o.end != bs::log_end::torn) {
+    FUZZ_CHECK(o.records == whole.records && o.offsets == whole.offsets && o.end == whole.end);
+    FUZZ_CHECK(o.error.code == whole.error.code && o.error.offset == whole.error.offset);
+    return;
+  }
+  const std::uint64_t x = o.error.offset; // the block where it ended
+  const auto before = static_cast<std::size_t>(
+      std::lower_bound(whole.offsets.begin(), whole.offsets.end(), x) - whole.offsets.begin());
+  FUZZ_CHECK(o.offsets.size() == before &&
+             std::equal(o.offsets.begin(), o.offsets.end(), whole.offsets.begin()));
+  FUZZ_CHECK(o.records.size() <= whole.records.size() &&
+             std::equal(o.records.begin(), o.records.end(), whole.records.begin()));
+  if (whole.end == bs::log_end::torn) FUZZ_CHECK(whole.error.offset >= x);
+}
+
 void check(const std::vector<unsigned char>& bytes, bool cut_corrupt_tail) {
   const std::span<const std::byte> span(reinterpret_cast<const std::byte*>(bytes.data()),
                                         bytes.size());
@@ -193,6 +224,7 @@ void check(const std::vector<unsigned char>& bytes, bool cut_corrupt_tail) {
   const std::uint64_t first = mem.valid_end(); // before any record: where the blocks start
   const outcome a = drain(mem, bytes.size());
   if (a.end != bs::log_end::failed) check_start(span, a, mem.valid_end(), first);
+  check_open_block_ends(span, a);
 
   std::istringstream is(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   bs::istream_reader in(is);
