@@ -570,10 +570,13 @@ def _read_span(fd: int, view: memoryview, pos: int, size: int) -> int:
 
 
 _LIVE_CHUNK = 1 << 20
+_LIVE_FIRST = 64 << 10
 
 
 def _read_sealed(fd: int, view: memoryview, pos: int, size: int) -> int:
-    """As _read_span, for a file whose writer holds it: from the block
+    """As _read_span, for a file whose writer holds it (or that keeps the
+    size at which a reading found only zeros from pos to its end: a writer
+    that died): from the block
     boundary pos, a chunk at a time, up to the first block whose magic is
     still zero (the writer's open block), where the input then ends, as
     C++'s log_read_options::open_block_ends ends a reading there. A
@@ -584,7 +587,8 @@ def _read_sealed(fd: int, view: memoryview, pos: int, size: int) -> int:
     is read, as _read_span does."""
     end = walk = pos
     while end < size:
-        n = _pread_into(fd, view[end:min(size, end + _LIVE_CHUNK)], end)
+        # the first chunk small: a poll that finds the open block at pos reads little
+        n = _pread_into(fd, view[end:min(size, end + (_LIVE_CHUNK if end > pos else _LIVE_FIRST))], end)
         if not n:
             break
         end += n
@@ -767,6 +771,8 @@ class LogReader:
         self._live = False  # follow() is reading
         self._suspect = -1  # an unpublished block followed by valid ones, seen once by follow()
         self._reread = False  # follow(): that block is read again at once, before any wait
+        # (offset, file size): a reading found only zeros from offset to the end of a file of that size
+        self._zeros: "tuple[int, int] | None" = None
 
     # -- types
 
@@ -1093,7 +1099,11 @@ class LogReader:
         view = memoryview(m)
         try:
             view[:head] = self._head
-            end = _read_sealed(fd, view, pos, size) if _writer_holds(fd) else _read_span(fd, view, pos, size)
+            # While a writer holds the file, or while it keeps the size at which a reading found only
+            # zeros from pos to its end (a C++ MappedFile's writer that died), blocks are sealed in
+            # order: nothing is new until the block at pos is, and the zeros after it are not read again.
+            sealed_only = self._zeros == (pos, size) or _writer_holds(fd)
+            end = _read_sealed(fd, view, pos, size) if sealed_only else _read_span(fd, view, pos, size)
             buf = view[:end]
         except BaseException:
             view.release()
@@ -1137,6 +1147,7 @@ class LogReader:
         self._file_id = (st.st_dev, st.st_ino)
         self._boundary = self._pos = len(self._head)
         self._suspect = -1
+        self._zeros = None
         self._read_tail()
         return True
 
@@ -1219,6 +1230,7 @@ class LogReader:
                 # no valid block at pos
                 exc = _check_block(buf, pos, end, ntypes, max_body)[1]  # why (the C walk does not say)
                 if _all_zero(buf, pos, end):
+                    self._zeros = (pos, end)
                     self._finish("clean", pos)
                     continue
                 nxt = _next_valid(buf, pos, end, ntypes, max_body)

@@ -1248,6 +1248,49 @@ def test_follow_while_a_writer_holds_the_file_ends_each_reading_at_a_zeroed_bloc
     assert [e.offset for e in r.corruptions] == [x]
 
 
+@pytest.mark.skipif(not hasattr(os, "pread") or sys.platform == "win32", reason="pread: POSIX")
+def test_follow_reads_the_zeros_a_dead_writer_left_once_while_the_file_keeps_its_size(
+        tmp_path, backend, monkeypatch):
+    """A C++ MappedFile writer that died leaves zeros after its last sealed
+    block (up to half of the file) and no lock. One reading checks them all;
+    while the file keeps that size, a poll reads only from valid_end to the
+    block there, since blocks are sealed in order. A block sealed there is
+    read; a file of another size is checked whole again (C++'s
+    log_follower does the same)."""
+    import bin_serializer.log as log_module
+    values = [make_tick(i) for i in range(300)]
+    data = log_bytes(values[:200], [Tick], block_bytes=128)
+    more = log_bytes(values[200:], [Tick], block_bytes=128)
+    more = more[blocks_of(more)[0][0]:]
+    zeros = 16 << 20
+    path = tmp_path / "dead.bsl"
+    with open(path, "wb") as f:
+        f.write(data)
+        f.truncate(len(data) + zeros)  # sparse
+    read: list = []
+    real = log_module._pread_into
+    monkeypatch.setattr(log_module, "_pread_into", lambda fd, view, at: read.append(len(view)) or real(fd, view, at))
+    r = LogReader(path, [Tick])
+    assert list(r.follow(0.01, idle_timeout=0.1)) == values[:200]  # its mapping, then polls
+    assert r.valid_end == len(data) and read and sum(read) <= len(read) * log_module._LIVE_FIRST
+    with open(path, "r+b") as f:  # sealed in place, as a writer into a mapping
+        f.seek(len(data))
+        f.write(more)
+    del read[:]
+    it = r.follow(0.01, idle_timeout=0.1)
+    assert [next(it) for _ in range(100)] == values[200:]
+    assert sum(read) < 1 << 20  # up to the next zero block
+    assert list(it) == []
+    assert sum(read) >= zeros - len(more)  # the zeros after it, checked once
+    del read[:]
+    assert list(r.follow(0.01, idle_timeout=0.05)) == []
+    assert sum(read) <= len(read) * log_module._LIVE_FIRST
+    os.truncate(path, len(data) + zeros + 4096)  # another size
+    del read[:]
+    assert list(r.follow(0.01, idle_timeout=0.05)) == []
+    assert sum(read) >= zeros - len(more)
+
+
 def test_follow_refuses_what_it_cannot_follow(tmp_path, backend):
     data = log_bytes([make_tick(i) for i in range(50)], [Tick], block_bytes=128)
     with pytest.raises(ValueError, match="path"):

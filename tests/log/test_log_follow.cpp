@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -450,6 +451,80 @@ TEST(LogFollow, WhileAWriterHoldsTheFileItsFirstUnsealedBlockEndsEachReading) {
   EXPECT_EQ(got, expected);
   EXPECT_EQ(f.state(), log_follow_state::caught_up);
   std::filesystem::remove(path);
+}
+
+// Bytes this process has passed to read() and pread() so far (Linux's
+// /proc/self/io), none where that is not known.
+std::optional<std::uint64_t> bytes_read() {
+  std::ifstream io("/proc/self/io");
+  std::string key;
+  std::uint64_t n = 0;
+  while (io >> key >> n)
+    if (key == "rchar:") return n;
+  return std::nullopt;
+}
+
+// A MappedFile writer that died leaves zeros after its last sealed block, up
+// to half of the file, and no lock. The first reading checks them all (rule
+// 2: a clean end); while the file keeps that size, a call reads the header
+// and the block at valid_end() only, since blocks are sealed in order. Once
+// that block is sealed the records are read; a size that changes is checked
+// whole again.
+TEST(LogFollow, ZerosADeadWriterLeftAreCheckedOnceWhileTheFileKeepsItsSize) {
+  if (!bytes_read()) GTEST_SKIP() << "no /proc/self/io to count the bytes read";
+  const std::string path = scratch("dead");
+  const std::string next = path + ".next";
+  const std::uint64_t zeros = 16U << 20;
+  const std::uint64_t sealed = written(path, 100).size();
+  std::filesystem::resize_file(path, sealed + zeros); // sparse
+  std::string more; // market(100...149)'s blocks, for the same header
+  {
+    {
+      writer w(next, 100);
+      w.write(50);
+    }
+    more = slurp(next);
+    bs::log_reader<S> r(std::as_bytes(std::span(more)));
+    more.erase(0, r.valid_end()); // before any record: where the blocks start
+  }
+  ASSERT_LT(more.size(), zeros);
+  bs::log_follower<S> f(path);
+  // One call's records (take), and the bytes it read.
+  const auto poll = [&f](std::vector<record>& out) {
+    const std::uint64_t before = *bytes_read();
+    out = take(f);
+    return *bytes_read() - before;
+  };
+  std::vector<record> got;
+  EXPECT_GE(poll(got), zeros); // every zero checked once
+  EXPECT_EQ(got, markets(0, 100));
+  EXPECT_EQ(f.state(), log_follow_state::caught_up);
+  EXPECT_EQ(f.valid_end(), sealed);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_LT(poll(got), 1U << 20);
+    EXPECT_TRUE(got.empty());
+    EXPECT_EQ(f.state(), log_follow_state::caught_up);
+  }
+
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::pwrite(fd, more.data(), more.size(), static_cast<off_t>(sealed)),
+            static_cast<ssize_t>(more.size())); // sealed in place, as a writer into a mapping
+  EXPECT_LT(poll(got), 1U << 20);               // up to the next zero block
+  EXPECT_EQ(got, markets(100, 150));
+  EXPECT_EQ(f.valid_end(), sealed + more.size());
+  // That reading ended at a zero block: the next one checks the zeros again, once.
+  EXPECT_GE(poll(got), zeros - more.size());
+  EXPECT_TRUE(got.empty());
+  EXPECT_LT(poll(got), 1U << 20);
+  ASSERT_EQ(::ftruncate(fd, static_cast<off_t>(sealed + zeros + 4096)), 0); // another size
+  ::close(fd);
+  EXPECT_GE(poll(got), zeros - more.size());
+  EXPECT_TRUE(got.empty());
+  EXPECT_EQ(f.state(), log_follow_state::caught_up);
+  EXPECT_EQ(f.records(), 150U);
+  std::filesystem::remove(path);
+  std::filesystem::remove(next);
 }
 
 // log_rotation::stop: the renamed file is read to its end once its writer

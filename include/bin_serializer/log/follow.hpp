@@ -219,7 +219,12 @@ private:
       case log_end::clean:
       case log_end::torn: break;
       }
-      // Every block sealed so far was read.
+      // Every block sealed so far was read: a clean end before the file's
+      // end is zeros to its end (rule 2).
+      if (log.end() == log_end::clean && log.end_offset() < size_) {
+        zeros_from_ = log.end_offset();
+        zeros_size_ = size_;
+      }
       drop_reader();
       if (phase_ == phase::last_reading) {
         phase_ = phase::complete;
@@ -253,13 +258,19 @@ private:
       }
       take_file(fd, st);
     }
-    if (::lseek(fd_.fd, 0, SEEK_SET) != 0) return fail_io();
+    struct stat st{};
+    if (::lseek(fd_.fd, 0, SEEK_SET) != 0 || ::fstat(fd_.fd, &st) != 0) return fail_io();
+    size_ = static_cast<std::uint64_t>(st.st_size);
     // While a writer holds the file, its first unsealed block is where its
     // records end: the zeros a MappedFile writer keeps ahead of it (up to
-    // half of the file) are not searched at every call. Without a writer
+    // half of the file) are not searched at every call. So too while the
+    // file keeps the size at which the last reading found only zeros from
+    // at_ to its end (a MappedFile's writer that died): blocks are sealed
+    // in order, so nothing can be new until the block at at_ is. Otherwise
     // (and for the last reading of a rotated file) the whole rest is
     // checked, so damage is told from a torn tail.
-    const bool live = phase_ == phase::following && log_file_has_writer(fd_.fd);
+    const bool zeros_known = zeros_from_ == at_ && zeros_size_ == size_;
+    const bool live = phase_ == phase::following && (zeros_known || log_file_has_writer(fd_.fd));
     reading_.reset(new (std::nothrow) reading(
         fd_.fd, {.max_block_bytes = max_block_bytes_, .start = at_, .open_block_ends = live}));
     if (!reading_) {
@@ -297,6 +308,7 @@ private:
     }
     close_file();
     at_ = 0;
+    zeros_from_ = none;
     header_seen_ = false;
     said_.clear();
     suspect_ = none;
@@ -360,6 +372,11 @@ private:
   dev_t dev_{};
   ino_t ino_{};
   std::unique_ptr<reading> reading_; // after fd_: destroyed before it is closed
+  std::uint64_t size_ = 0;           // the file's size when the reading began
+  // The last reading found only zeros from zeros_from_ to the file's end,
+  // zeros_size_ (none: not known).
+  std::uint64_t zeros_from_ = none;
+  std::uint64_t zeros_size_ = 0;
   bool header_seen_ = false;
   // following: the file at the path, or one whose writer may still write;
   // last_reading: moved, its writer gone before this reading began;
