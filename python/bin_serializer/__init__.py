@@ -28,6 +28,7 @@ from .errors import (BinSerializerError, DecodeError, DescriptionError, EncodeEr
                      LogHeaderError, LogRecordError, SchemaError)
 from .types import RETIRED, Retire, Retired, UnknownFields, Variant, clear_unknown_fields, retired, unknown_fields
 
+from .jsonform import from_json, to_json  # noqa: E402 - values as JSON data and back
 from . import log  # noqa: E402 - record logs (bin_serializer.log)
 
 __version__ = "0.1.0"
@@ -39,4 +40,5 @@ __all__ = [
     "Variant", "types", "__version__",
     "Retired", "Retire", "RETIRED", "retired", "UnknownFields", "unknown_fields", "clear_unknown_fields",
     "log", "LogCorruptError", "LogHeaderError", "LogRecordError",
+    "to_json", "from_json",
 ]

@@ -6,6 +6,7 @@
     python -m bin_serializer cat LOG [--type NAME_OR_INDEX ...] [--custom ...] [--raw-strings]
                                      [--follow | -F] [--interval S] [--idle S]
     python -m bin_serializer info LOG [--json]
+    python -m bin_serializer pack (--schema DESCRIPTION.json [--framed] [--bare] | --log LOG) [-o OUT] [FILE...]
 
 ``generate`` writes the typed Python module of a C++ type description
 (``bin_serializer::schema_json<T, Opts>()``, docs/schema.md): its dataclasses,
@@ -47,6 +48,18 @@ standard error: a writer died inside its last block). ``--follow`` (``-f``)
 then prints the records a writer adds as it seals them (``LogReader.follow``),
 until interrupted or ``--idle`` seconds without one; ``-F`` (``--follow-name``)
 also follows a rotated log into the new file at LOG (``on_rotation="follow"``).
+
+``pack`` is the inverse of ``dump`` and ``cat``: it writes the values of
+their JSON lines (``--bare``: lines that are values alone), read by
+``jsonform.from_json`` and checked against the types, as messages of the
+description (back to back, or framed with ``--framed``) or, with ``--log
+LOG``, as a record log with LOG's header (format, types and descriptions,
+byte for byte); a ``cat`` line's ``type`` index, or its ``name`` alone,
+picks the type. ``-o OUT`` is written under a temporary name and renamed
+once every line was written (required for a log); without it, standard
+output. Exit status: 0, 1 a line that cannot be written (``FILE:LINE: why``
+on standard error; OUT is left as it was), 2 usage or a description or log
+that cannot be read.
 
 ``info`` summarises a record log without decoding it (``LogReader.tally``:
 the blocks' CRCs and framing are checked, so the counts are of the records
@@ -121,57 +134,10 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if changes else 0
 
 
-def _json_value(v: Any, depth: int = 0) -> Any:
-    """A decoded value as JSON data (see the module docstring)."""
-    import dataclasses
-    import enum
-    import math
-
-    from .types import RETIRED, Monostate, Variant, unknown_fields
-    if depth > 1000:
-        raise ValueError("value nests too deeply to print")
-    d = depth + 1
-    if v is None or isinstance(v, (bool, str)):
-        return v
-    if isinstance(v, enum.Enum):
-        return int(v.value)
-    if isinstance(v, int):
-        return int(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "NaN"
-        if math.isinf(v):
-            return "Infinity" if v > 0 else "-Infinity"
-        return v
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return bytes(v).hex()
-    if isinstance(v, Monostate):
-        return None
-    if isinstance(v, Variant):
-        return {"index": v.index, "value": _json_value(v.value, d)}
-    if dataclasses.is_dataclass(v) and not isinstance(v, type):
-        out = {}
-        for f in dataclasses.fields(v):
-            x = getattr(v, f.name, RETIRED)
-            if x is not RETIRED:
-                out[f.name] = _json_value(x, d)
-        kept = unknown_fields(v)
-        if kept.count:
-            out["__unknown__"] = {"count": kept.count, "data": kept.data.hex()}
-        return out
-    if isinstance(v, dict):  # a map: [key, value] pairs (keys need not be strings), in wire order
-        return [[_json_value(k, d), _json_value(x, d)] for k, x in v.items()]
-    if isinstance(v, (set, frozenset)):
-        items = [_json_value(x, d) for x in v]
-        try:
-            return sorted(items)
-        except TypeError:
-            return items
-    if isinstance(v, (list, tuple)):
-        return [_json_value(x, d) for x in v]
-    if hasattr(v, "tolist"):  # a numpy array
-        return _json_value(v.tolist(), d)
-    return repr(v)
+def _json_value(v: Any) -> Any:
+    """A decoded value as JSON data (jsonform.to_json, the module docstring's form)."""
+    from .jsonform import to_json
+    return to_json(v)
 
 
 def _emit(obj: "dict[str, Any]") -> None:
@@ -427,6 +393,165 @@ def _cat(args: argparse.Namespace) -> int:
     return status
 
 
+class _PackError(Exception):
+    """A line pack cannot write: FILE:LINE: why."""
+
+
+def _pack_lines(files: "list[str]") -> Any:
+    """(where, JSON data) of each line of the files ('-': standard input) that is not blank."""
+    import json
+    for path in files:
+        name = "<stdin>" if path == "-" else path
+        stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
+        try:
+            for n, line in enumerate(stream, 1):
+                if not line.strip():
+                    continue
+                where = f"{name}:{n}"
+                try:
+                    yield where, json.loads(line)
+                except (ValueError, RecursionError) as e:
+                    raise _PackError(f"{where}: not a JSON value: {e}") from None
+        finally:
+            if stream is not sys.stdin:
+                stream.close()
+
+
+def _pack_value(where: str, data: Any, keys: "set[str]", what: str) -> Any:
+    """The "value" of a line that dump or cat printed (keys: the others it may have)."""
+    if isinstance(data, dict) and ("error" in data or "skipped" in data):
+        why = "error" if "error" in data else "skipped"
+        raise _PackError(f"{where}: a line {what} printed for bytes it did not read ({why}): pack writes "
+                         f"values only")
+    if not isinstance(data, dict) or "value" not in data or not set(data) <= keys | {"value"}:
+        raise _PackError(f"{where}: expected a line as {what} prints it, an object with \"value\" (and "
+                         f"{', '.join(sorted(repr(k) for k in keys))})")
+    return data["value"]
+
+
+def _pack_output(path: "str | None") -> "tuple[Any, str | None]":
+    """(the binary file to write, its temporary path: renamed to path once every line was written)."""
+    import os
+    if path is None or path == "-":
+        return sys.stdout.buffer, None
+    tmp = f"{path}.pack-{os.getpid()}.tmp"
+    return open(tmp, "wb"), tmp
+
+
+def _pack(args: argparse.Namespace) -> int:
+    import os
+
+    from .jsonform import from_json
+    if (args.schema is None) == (args.log is None):
+        print("bin_serializer pack: give --schema DESCRIPTION (messages) or --log LOG (a record log like LOG)",
+              file=sys.stderr)
+        return 2
+    if args.log is not None and (args.framed or args.bare or args.output in (None, "-")):
+        print("bin_serializer pack: --log writes a record log to a file (-o FILE); --framed and --bare are for "
+              "messages", file=sys.stderr)
+        return 2
+    customs = _customs(args.custom, "pack")
+    if customs is None:
+        return 2
+    out = tmp = writer = None
+    done = False
+    try:
+        if args.log is not None:
+            from .errors import DescriptionError
+            reader = _open_log("pack", args.log, customs=customs, raw_strings=args.raw_strings, keep_unknown=True)
+            if reader is None:
+                return 2
+            with reader:
+                try:
+                    classes = [reader.type_class(t.index) for t in reader.header.types]
+                except (DescriptionError, SchemaError) as e:
+                    print(f"bin_serializer pack: {args.log}: bad header: {e}", file=sys.stderr)
+                    return 2
+                head, fmt, types = reader._head, reader.format, reader.header.types
+            if any(c is None for c in classes):
+                missing = next(t.index for t, c in zip(types, classes) if c is None)
+                print(f"bin_serializer pack: {args.log}: type {missing} has no description: its records cannot be "
+                      f"written from JSON", file=sys.stderr)
+                return 2
+            from .log import LogWriter
+            out, tmp = _pack_output(args.output)
+            out.write(head)  # the same header: format, types and descriptions, byte for byte
+            out.close()
+            out = None
+            writer = LogWriter(tmp, classes, format=fmt, append=True, block_bytes=args.block_bytes)
+            names = {t.name: t.index for t in types if t.name}
+            short = {t.name.rpartition("::")[2]: t.index for t in types if t.name}
+            for where, data in _pack_lines(args.files):
+                if isinstance(data, dict) and "error" in data:
+                    raise _PackError(f"{where}: a line cat printed for a record it could not read: pack writes "
+                                     f"values only")
+                if not isinstance(data, dict) or "value" not in data or not set(data) <= {"type", "name", "value"}:
+                    raise _PackError(f'{where}: expected a line as cat prints it, {{"type", "name", "value"}}')
+                index, name = data.get("type"), data.get("name")
+                if index is None:
+                    index = names.get(name, short.get(name)) if isinstance(name, str) else None
+                    if index is None:
+                        raise _PackError(f"{where}: the log has no type named {name!r}")
+                if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(types):
+                    raise _PackError(f"{where}: \"type\" is a type index of the log, 0 .. {len(types) - 1}, "
+                                     f"not {index!r}")
+                if name is not None and name != types[index].name:
+                    raise _PackError(f"{where}: type {index} of the log is {types[index].name!r}, not {name!r}")
+                try:
+                    writer.write(from_json(classes[index], data["value"], fmt))
+                except ValueError as e:
+                    raise _PackError(f"{where}: {e}") from None
+            writer.close()
+            writer = None
+        else:
+            from .api import compile_codec, encode
+            from .message import encode_message
+            from .schema import load, parse
+            try:
+                text = _read_text(args.schema)
+                root = load(text, customs, raw_strings=args.raw_strings, keep_unknown=True)
+                fmt = parse(text)["format"]
+                if not args.framed and compile_codec(root, fmt).fixed_size == 0:
+                    raise SchemaError(f"{root.__name__} always encodes to zero bytes: a file of them holds none")
+            except OSError as e:
+                print(f"bin_serializer pack: {e}", file=sys.stderr)
+                return 2
+            except SchemaError as e:
+                print(f"bin_serializer pack: {args.schema}: {e}", file=sys.stderr)
+                return 2
+            out, tmp = _pack_output(args.output)
+            for where, data in _pack_lines(args.files):
+                value = data if args.bare else _pack_value(where, data, {"file", "offset"}, "dump")
+                try:
+                    v = from_json(root, value, fmt)
+                    out.write(encode_message(v, fmt, schema=root) if args.framed else encode(v, fmt, schema=root))
+                except ValueError as e:
+                    raise _PackError(f"{where}: {e}") from None
+            out.flush()
+            if tmp is not None:
+                out.close()
+                out = None
+        done = True
+    except _PackError as e:
+        print(f"bin_serializer pack: {e}", file=sys.stderr)
+        return 1
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"bin_serializer pack: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 1
+    finally:
+        if writer is not None:
+            writer.close()
+        if out is not None and out is not sys.stdout.buffer:
+            out.close()
+        if tmp is not None and not done:
+            os.unlink(tmp)
+    if tmp is not None:
+        os.replace(tmp, args.output)
+    return 0
+
+
 def _info(args: argparse.Namespace) -> int:
     import json
     name = "<stdin>" if args.file == "-" else args.file
@@ -536,6 +661,29 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     cat.add_argument("--idle", type=float, default=None, metavar="SECONDS",
                      help="with --follow: stop after this long without a new record")
     cat.set_defaults(run=_cat)
+    pck = sub.add_parser("pack", help="write messages or a record log from JSON lines (the inverse of dump and cat)",
+                         description="Write the values of JSON lines as dump prints them (with --schema: plain "
+                                     "messages back to back in the description's format, or framed messages) or "
+                                     "as cat prints them (with --log LOG: a record log with LOG's header: its "
+                                     "format, types and descriptions). Every value is checked against its type. "
+                                     "Exit status: 0 every line written, 1 a line that cannot be (FILE:LINE and "
+                                     "why on standard error; an -o file is then left as it was), 2 usage or a "
+                                     "description or log that cannot be read.")
+    pck.add_argument("files", nargs="*", default=["-"], metavar="FILE",
+                     help="JSON lines to read (default and '-': standard input)")
+    pck.add_argument("--schema", help="the type description (JSON) of the messages")
+    pck.add_argument("--log", metavar="LOG", help="write a record log with the header of this one")
+    pck.add_argument("-o", "--output", help="the file to write (default: standard output; required with --log)")
+    pck.add_argument("--framed", action="store_true", help="write framed messages (header + payload)")
+    pck.add_argument("--bare", action="store_true",
+                     help="each line is a value alone, not an object with \"value\" as dump prints")
+    pck.add_argument("--block-bytes", type=int, default=4096, metavar="N",
+                     help="with --log: seal a block once its records reach N bytes (default 4096)")
+    pck.add_argument("--custom", action="append", default=[], metavar="NAME=MODULE:ATTR",
+                     help="the Python hint of a type with its own C++ codec, as for generate; repeatable")
+    pck.add_argument("--raw-strings", action="store_true",
+                     help="std::string fields as bytes, given as hex (as dump and cat print them with it)")
+    pck.set_defaults(run=_pack)
     inf = sub.add_parser("info", help="summarise a record log: its types and how many records of each",
                          description="Print a record log's format, its type table (index, records, message id, "
                                      "fingerprint, described name) and how it ends, counting the records without "
