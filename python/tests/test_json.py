@@ -283,3 +283,45 @@ def test_a_line_pack_cannot_write_leaves_the_output_as_it_was(tmp_path, backend)
                  ["pack", "--log", "a.bsl", "--framed", "-o", "x"], ["pack", "--schema", "missing.json"]):
         got = run(tmp_path, *argv, stdin="")
         assert got.returncode == 2 and "Traceback" not in got.stderr, (argv, got.stderr)
+
+
+def test_any_json_is_taken_or_refused_with_a_value_error(backend):
+    """Random JSON put anywhere in good values (seeded): from_json returns
+    a value or raises ValueError, never another exception; what it returns,
+    encode takes or refuses with EncodeError (a ValueError)."""
+    import random
+    rng = random.Random(20261202)
+
+    def anything(depth: int) -> object:
+        pick = rng.randrange(9 if depth < 3 else 6)
+        return [lambda: None, lambda: rng.random() < 0.5, lambda: rng.randrange(-2**70, 2**70),
+                lambda: rng.random() * 1e10, lambda: rng.choice(["NaN", "-Infinity", "nan"]),
+                lambda: rng.choice(["", "x", "00ff", "0g"]),
+                lambda: [anything(depth + 1) for _ in range(rng.randrange(4))],
+                lambda: {"index": rng.randrange(-1, 4), "value": anything(depth + 1)},
+                lambda: {rng.choice(["id", "value", "__unknown__", "count", "data", "timestamp_ns"]):
+                         anything(depth + 1) for _ in range(rng.randrange(3))}][pick]()
+
+    def mutate(v: object) -> object:
+        if isinstance(v, dict) and v and rng.random() < 0.75:
+            k = rng.choice(list(v))
+            return dict(v, **{k: mutate(v[k])})
+        if isinstance(v, list) and v and rng.random() < 0.75:
+            i = rng.randrange(len(v))
+            return v[:i] + [mutate(v[i])] + v[i + 1:]
+        return anything(0)
+
+    taken = refused = 0
+    for hint, good in ((Doc, GOOD), (Everything, to_json(make_everything())), (Car, to_json(make_car()))):
+        for _ in range(1500):
+            try:
+                v = from_json(hint, mutate(good))
+            except ValueError:
+                refused += 1
+                continue
+            taken += 1
+            try:
+                encode(v)
+            except ValueError:
+                pass
+    assert taken > 100 and refused > 1000
