@@ -1116,6 +1116,19 @@ def test_follow_reports_a_corruption_once_and_reads_what_follows_it(tmp_path, ba
     assert list(r.follow(0.01, idle_timeout=0.1)) == [make_tick(i) for i in range(200, 260)]
 
 
+def _zeroed_fourth_block(path):
+    """A log of 300 ticks (128-byte blocks) at path whose fourth block's magic
+    is zero (as a writer into a mapping leaves a block it has not sealed):
+    (values, data as written whole, the block's offset, the records before
+    it, records per block)."""
+    values = [make_tick(i) for i in range(300)]
+    data = log_bytes(values, [Tick], block_bytes=128)
+    per_block = records_per_block(data, [Tick])
+    x = blocks_of(data)[3][0]
+    path.write_bytes(data[:x] + bytes(4) + data[x + 4:])
+    return values, data, x, sum(per_block[:3]), per_block
+
+
 def test_follow_an_unpublished_block_before_sealed_ones(tmp_path, backend):
     """A log written in place (a C++ MappedFile) can be read while its
     writer seals a block and then more after it: the bytes read show the
@@ -1123,14 +1136,8 @@ def test_follow_an_unpublished_block_before_sealed_ones(tmp_path, backend):
     there instead of reporting corruption and reads it again at once, sealed
     by then. A block whose magic stays zero is corruption at that second
     reading."""
-    values = [make_tick(i) for i in range(300)]
-    data = log_bytes(values, [Tick], block_bytes=128)
-    blocks = blocks_of(data)
-    per_block = records_per_block(data, [Tick])
-    x = blocks[3][0]
-    before = sum(per_block[:3])
     path = tmp_path / "inplace.bsl"
-    path.write_bytes(data[:x] + bytes(4) + data[x + 4:])
+    values, data, x, before, per_block = _zeroed_fourth_block(path)
     r = LogReader(path, [Tick])
     it = r.follow(0.01, on_corruption="skip", idle_timeout=0.2)
     assert [next(it) for _ in range(before)] == values[:before]
@@ -1196,11 +1203,8 @@ def test_follow_reads_a_block_found_unsealed_before_sealed_ones_again_before_any
     handed out before the first wait."""
     import time
     import bin_serializer.log as log_module
-    values = [make_tick(i) for i in range(300)]
-    data = log_bytes(values, [Tick], block_bytes=128)
-    x = blocks_of(data)[3][0]
     path = tmp_path / "inplace.bsl"
-    path.write_bytes(data[:x] + bytes(4) + data[x + 4:])
+    values, data, x, _, _ = _zeroed_fourth_block(path)
     real = log_module._read_span
 
     def sealed_meanwhile(fd, view, pos, size):  # the writer publishes the block before the second reading
@@ -1227,14 +1231,8 @@ def test_follow_while_a_writer_holds_the_file_ends_each_reading_at_a_zeroed_bloc
     a zeroed block before valid ones is damage: said once, and the blocks
     after it are read."""
     import fcntl
-    values = [make_tick(i) for i in range(300)]
-    data = log_bytes(values, [Tick], block_bytes=128)
-    blocks = blocks_of(data)
-    per_block = records_per_block(data, [Tick])
-    x = blocks[3][0]
-    before = sum(per_block[:3])
     path = tmp_path / "held.bsl"
-    path.write_bytes(data[:x] + bytes(4) + data[x + 4:])
+    values, data, x, before, per_block = _zeroed_fourth_block(path)
     holder = os.open(path, os.O_RDWR)
     try:
         fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
