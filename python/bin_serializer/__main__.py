@@ -446,9 +446,9 @@ def _pack(args: argparse.Namespace) -> int:
         print("bin_serializer pack: give --schema DESCRIPTION (messages) or --log LOG (a record log like LOG)",
               file=sys.stderr)
         return 2
-    if args.log is not None and (args.framed or args.bare or args.output in (None, "-")):
-        print("bin_serializer pack: --log writes a record log to a file (-o FILE); --framed and --bare are for "
-              "messages", file=sys.stderr)
+    if args.log is not None and (args.framed or args.bare or args.output in (None, "-") or args.log == "-"):
+        print("bin_serializer pack: --log LOG (a file) writes a record log with its header to a file (-o FILE); "
+              "--framed and --bare are for messages", file=sys.stderr)
         return 2
     customs = _customs(args.custom, "pack")
     if customs is None:

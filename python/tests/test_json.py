@@ -280,7 +280,8 @@ def test_a_line_pack_cannot_write_leaves_the_output_as_it_was(tmp_path, backend)
         assert got.returncode == 1 and message in got.stderr and "Traceback" not in got.stderr, got.stderr
         assert (tmp_path / "out.bin").read_bytes() == b"before"
     for argv in (["pack"], ["pack", "--schema", "t.json", "--log", "a.bsl", "-o", "x"], ["pack", "--log", "a.bsl"],
-                 ["pack", "--log", "a.bsl", "--framed", "-o", "x"], ["pack", "--schema", "missing.json"]):
+                 ["pack", "--log", "a.bsl", "--framed", "-o", "x"], ["pack", "--log", "-", "-o", "x"],
+                 ["pack", "--schema", "missing.json"]):
         got = run(tmp_path, *argv, stdin="")
         assert got.returncode == 2 and "Traceback" not in got.stderr, (argv, got.stderr)
 
