@@ -402,18 +402,22 @@ def _pack_lines(files: "list[str]") -> Any:
     import json
     for path in files:
         name = "<stdin>" if path == "-" else path
-        stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
+        stream = sys.stdin.buffer if path == "-" else open(path, "rb")
         try:
-            for n, line in enumerate(stream, 1):
+            for n, raw in enumerate(stream, 1):
+                where = f"{name}:{n}"
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    raise _PackError(f"{where}: not UTF-8 text ({e.reason} at byte {e.start})") from None
                 if not line.strip():
                     continue
-                where = f"{name}:{n}"
                 try:
                     yield where, json.loads(line)
                 except (ValueError, RecursionError) as e:
                     raise _PackError(f"{where}: not a JSON value: {e}") from None
         finally:
-            if stream is not sys.stdin:
+            if stream is not sys.stdin.buffer:
                 stream.close()
 
 
@@ -535,11 +539,12 @@ def _pack(args: argparse.Namespace) -> int:
     except _PackError as e:
         print(f"bin_serializer pack: {e}", file=sys.stderr)
         return 1
-    except (OSError, UnicodeDecodeError) as e:
+    except BrokenPipeError:  # the reader of standard output went away
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as e:  # an input that cannot be read
         print(f"bin_serializer pack: {e}", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        return 1
     finally:
         if writer is not None:
             writer.close()

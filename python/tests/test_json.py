@@ -284,6 +284,10 @@ def test_a_line_pack_cannot_write_leaves_the_output_as_it_was(tmp_path, backend)
                  ["pack", "--schema", "missing.json"]):
         got = run(tmp_path, *argv, stdin="")
         assert got.returncode == 2 and "Traceback" not in got.stderr, (argv, got.stderr)
+    got = subprocess.run([sys.executable, "-m", "bin_serializer", "pack", "--schema", "t.json", "-o", "out.bin"],
+                         input=b'{"value": "\xff"}\n', capture_output=True, cwd=tmp_path, timeout=120)
+    assert got.returncode == 1 and b"<stdin>:1: not UTF-8 text" in got.stderr, got.stderr
+    assert (tmp_path / "out.bin").read_bytes() == b"before"
 
 
 def test_any_json_is_taken_or_refused_with_a_value_error(backend):
