@@ -223,27 +223,19 @@ def _dump_framed(name: str, buf: Any, root: Any, fmt: str) -> bool:
     return ok
 
 
-def _dump(args: argparse.Namespace) -> int:
+def _messages_type(command: str, args: argparse.Namespace) -> "tuple[Any, str] | None":
+    """(the root class, the format) of the description --schema names, for
+    dump and pack; None having said why on standard error (exit status 2)."""
     from .api import compile_codec
     from .schema import load, parse
     try:
         text = _read_text(args.schema)
     except OSError as e:
-        print(f"bin_serializer dump: {e}", file=sys.stderr)
-        return 2
-    customs: "dict[str, Any]" = {}
-    for c in args.custom:
-        cname, sep, target = c.rpartition("=")
-        mod, sep2, attr = target.partition(":")
-        if not sep or not cname or not sep2:
-            print(f"bin_serializer dump: --custom takes 'C++ name=module:attribute', not {c!r}", file=sys.stderr)
-            return 2
-        try:
-            import importlib
-            customs[cname] = getattr(importlib.import_module(mod), attr)
-        except (ImportError, AttributeError) as e:
-            print(f"bin_serializer dump: --custom {c}: {e}", file=sys.stderr)
-            return 2
+        print(f"bin_serializer {command}: {e}", file=sys.stderr)
+        return None
+    customs = _customs(args.custom, command)
+    if customs is None:
+        return None
     try:
         root = load(text, customs, raw_strings=args.raw_strings, keep_unknown=True)
         fmt = parse(text)["format"]  # load() checked it
@@ -251,8 +243,16 @@ def _dump(args: argparse.Namespace) -> int:
         if not args.framed and codec.fixed_size == 0:
             raise SchemaError(f"{codec.name} always encodes to zero bytes: a file holds any number of them")
     except SchemaError as e:
-        print(f"bin_serializer dump: {args.schema}: {e}", file=sys.stderr)
+        print(f"bin_serializer {command}: {args.schema}: {e}", file=sys.stderr)
+        return None
+    return root, str(fmt)
+
+
+def _dump(args: argparse.Namespace) -> int:
+    got = _messages_type("dump", args)
+    if got is None:
         return 2
+    root, fmt = got
     ok = True
     for path in args.files:
         name = "<stdin>" if path == "-" else path
@@ -454,14 +454,14 @@ def _pack(args: argparse.Namespace) -> int:
         print("bin_serializer pack: --log LOG (a file) writes a record log with its header to a file (-o FILE); "
               "--framed and --bare are for messages", file=sys.stderr)
         return 2
-    customs = _customs(args.custom, "pack")
-    if customs is None:
-        return 2
     out = tmp = writer = None
     done = False
     try:
         if args.log is not None:
             from .errors import DescriptionError
+            customs = _customs(args.custom, "pack")
+            if customs is None:
+                return 2
             reader = _open_log("pack", args.log, customs=customs, raw_strings=args.raw_strings, keep_unknown=True)
             if reader is None:
                 return 2
@@ -508,21 +508,12 @@ def _pack(args: argparse.Namespace) -> int:
             writer.close()
             writer = None
         else:
-            from .api import compile_codec, encode
+            from .api import encode
             from .message import encode_message
-            from .schema import load, parse
-            try:
-                text = _read_text(args.schema)
-                root = load(text, customs, raw_strings=args.raw_strings, keep_unknown=True)
-                fmt = parse(text)["format"]
-                if not args.framed and compile_codec(root, fmt).fixed_size == 0:
-                    raise SchemaError(f"{root.__name__} always encodes to zero bytes: a file of them holds none")
-            except OSError as e:
-                print(f"bin_serializer pack: {e}", file=sys.stderr)
+            got = _messages_type("pack", args)
+            if got is None:
                 return 2
-            except SchemaError as e:
-                print(f"bin_serializer pack: {args.schema}: {e}", file=sys.stderr)
-                return 2
+            root, fmt = got
             out, tmp = _pack_output(args.output)
             for where, data in _pack_lines(args.files):
                 value = data if args.bare else _pack_value(where, data, {"file", "offset"}, "dump")
