@@ -79,6 +79,7 @@ import sys
 from typing import Any, Sequence
 
 from .errors import SchemaError
+from .jsonform import to_json
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -134,12 +135,6 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if changes else 0
 
 
-def _json_value(v: Any) -> Any:
-    """A decoded value as JSON data (jsonform.to_json, the module docstring's form)."""
-    from .jsonform import to_json
-    return to_json(v)
-
-
 def _emit(obj: "dict[str, Any]") -> None:
     sys.stdout.write(_dumps(obj) + "\n")
 
@@ -152,7 +147,7 @@ def _dumps(obj: "dict[str, Any]") -> str:
 def _value_line(name: str, offset: int, value: Any) -> "tuple[str, bool]":
     """(the JSON line of a decoded message, whether it could be printed)."""
     try:
-        return _dumps({"file": name, "offset": offset, "value": _json_value(value)}), True
+        return _dumps({"file": name, "offset": offset, "value": to_json(value)}), True
     except (RecursionError, ValueError):
         return _dumps({"file": name, "offset": offset, "error": "limit_exceeded",
                        "detail": "the value nests too deeply to print", "path": ""}), False
@@ -352,7 +347,7 @@ def _cat(args: argparse.Namespace) -> int:
                         _corrupt_note(name, reader.corruptions[seen])
                         seen += 1
                     try:
-                        line = _dumps({"type": index, "name": names[index], "value": _json_value(value)})
+                        line = _dumps({"type": index, "name": names[index], "value": to_json(value)})
                     except (RecursionError, ValueError):
                         line = _dumps({"type": index, "name": names[index], "error": "limit_exceeded",
                                        "detail": "the value nests too deeply to print"})
@@ -486,11 +481,7 @@ def _pack(args: argparse.Namespace) -> int:
             names = {t.name: t.index for t in types if t.name}
             short = {t.name.rpartition("::")[2]: t.index for t in types if t.name}
             for where, data in _pack_lines(args.files):
-                if isinstance(data, dict) and "error" in data:
-                    raise _PackError(f"{where}: a line cat printed for a record it could not read: pack writes "
-                                     f"values only")
-                if not isinstance(data, dict) or "value" not in data or not set(data) <= {"type", "name", "value"}:
-                    raise _PackError(f'{where}: expected a line as cat prints it, {{"type", "name", "value"}}')
+                value = _pack_value(where, data, {"type", "name"}, "cat")
                 index, name = data.get("type"), data.get("name")
                 if index is None:
                     index = names.get(name, short.get(name)) if isinstance(name, str) else None
@@ -502,7 +493,7 @@ def _pack(args: argparse.Namespace) -> int:
                 if name is not None and name != types[index].name:
                     raise _PackError(f"{where}: type {index} of the log is {types[index].name!r}, not {name!r}")
                 try:
-                    writer.write(from_json(classes[index], data["value"], fmt))
+                    writer.write(from_json(classes[index], value, fmt))
                 except ValueError as e:
                     raise _PackError(f"{where}: {e}") from None
             writer.close()

@@ -576,12 +576,12 @@ _LIVE_FIRST = 64 << 10
 def _read_sealed(fd: int, view: memoryview, pos: int, size: int) -> int:
     """As _read_span, for a file whose writer holds it (or that keeps the
     size at which a reading found only zeros from pos to its end: a writer
-    that died): from the block
-    boundary pos, a chunk at a time, up to the first block whose magic is
-    still zero (the writer's open block), where the input then ends, as
-    C++'s log_read_options::open_block_ends ends a reading there. A
-    MappedFile's writer keeps zeros ahead of it, up to half of the file,
-    which are then not read, nor searched for a valid block, at every poll;
+    that died): from the block boundary pos, a chunk at a time, up to the
+    first block whose magic is still zero (the writer's open block), where
+    the input then ends, as C++'s log_read_options::open_block_ends ends a
+    reading there. A MappedFile's writer keeps zeros ahead of it, up to half
+    of the file, which are then not read, nor searched for a valid block, at
+    every poll;
     a zeroed block before valid ones (damage) is found once the writer is
     gone. Bytes that are not a block header where one should be: the rest
     is read, as _read_span does."""
